@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Plot an irqstorm (or cyclictest --histfile) latency histogram as a PNG.
+#
+# Usage:
+#   gnuplot -e 'input="histogram.txt"; output="histogram.png"' plots/histogram.gp
+#   gnuplot -e 'input="h.txt"; output="h.png"; title="6.12-rt, 10 kHz"' plots/histogram.gp
+#
+# Parameters (all optional):
+#   input   histfile to read                  (default "histogram.txt")
+#   output  PNG to write                      (default "histogram.png")
+#   title   plot title                        (default "irqstorm latency histogram")
+#   stages  space-separated column names      (default: the file's "# Stages:"
+#           line, else "hardirq thread done handler")
+#
+# The file's layout is cyclictest's: column 1 is the bin (lower edge), columns
+# 2.. are the counts of each stage, and comment lines carry the footer. The
+# unit comes from "# Time unit is ..." (microseconds when absent, as in
+# cyclictest), and each legend entry shows the stage's max from
+# "# Max Latencies:" (or, failing that, its highest non-empty bin) and its
+# count from "# Histogram Overflows:" when there are any.
+
+if (!exists("input")) input = "histogram.txt"
+if (!exists("output")) output = "histogram.png"
+if (!exists("title")) title = "irqstorm latency histogram"
+
+# ---- read the comment lines: one string per line ----------------------
+stages_line = ""
+unit_line = ""
+max_line = ""
+ovf_line = ""
+set datafile commentschars ""
+set datafile separator "\n"
+has(s, p) = strlen(s) >= strlen(p) && s[1:strlen(p)] eq p
+stats input using (l = strcol(1), \
+	stages_line = has(l, "# Stages:") ? l[10:*] : stages_line, \
+	unit_line = has(l, "# Time unit is ") ? l[16:*] : unit_line, \
+	max_line = has(l, "# Max Latencies:") ? l[17:*] : max_line, \
+	ovf_line = has(l, "# Histogram Overflows:") ? l[23:*] : ovf_line, 0) nooutput
+set datafile commentschars "#"
+set datafile separator whitespace
+
+if (!exists("stages")) stages = (words(stages_line) > 0) ? stages_line : "hardirq thread done handler"
+unit = (unit_line eq "nanoseconds") ? "ns" : "us"
+
+# "00042" would be octal to gnuplot: strip the leading zeros first.
+unzero(s) = (strlen(s) > 1 && s[1:1] eq "0") ? unzero(s[2:*]) : s
+
+# ---- shape of the data ------------------------------------------------
+stats input using 1 nooutput
+ncols = STATS_columns
+nbins = STATS_records
+binwidth = (nbins > 1) ? (STATS_max - STATS_min) / (nbins - 1) : 1
+
+# Highest non-empty bin of each stage, and over all of them.
+xmax = 0
+array top[ncols]
+do for [c = 2:ncols] {
+	stats input using (column(c) > 0 ? column(1) : -1) nooutput
+	top[c] = STATS_max
+	if (STATS_max > xmax) { xmax = STATS_max }
+}
+
+stage_name(c) = (c - 1 <= words(stages)) ? word(stages, c - 1) : sprintf("column %d", c)
+stage_max(c) = (words(max_line) >= c - 1) ? \
+	sprintf("max %d %s", int(unzero(word(max_line, c - 1)) + 0), unit) : \
+	(top[c] >= 0 ? sprintf("max bin %d %s", int(top[c]), unit) : "empty")
+stage_ovf(c) = (words(ovf_line) >= c - 1 && unzero(word(ovf_line, c - 1)) ne "0") ? \
+	sprintf(", %s beyond the histogram", unzero(word(ovf_line, c - 1))) : ""
+stage_title(c) = sprintf("%s (%s%s)", stage_name(c), stage_max(c), stage_ovf(c))
+
+# ---- output -------------------------------------------------------------
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+	set terminal pngcairo enhanced size 1200,720 font ",10"
+} else {
+	set terminal png size 1200,720
+}
+set output output
+
+set title title noenhanced
+set xlabel sprintf("Latency (%s)", unit)
+set ylabel "Number of samples"
+set logscale y
+set yrange [0.8:*]
+set xrange [0:(xmax + binwidth) * 1.05 + binwidth]
+set grid
+set key top right noenhanced box opaque
+set style data histeps
+
+# Column 1 is a bin's lower edge: centre the steps on their bins. Empty bins
+# are drawn below the axis, so each curve drops to the floor.
+nonzero(v) = (v > 0) ? v : 0.1
+plot for [c = 2:ncols] input using ($1 + binwidth / 2):(nonzero(column(c))) with histeps \
+	linewidth 1.5 title stage_title(c)
+
+set output

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The collector: a thread that follows the shared log while QEMU runs and
+ * turns records into per-stage histograms (and optionally a CSV).
+ */
+#ifndef IRQSTORM_COLLECT_H
+#define IRQSTORM_COLLECT_H
+
+#include <stdio.h>
+#include <glib.h>
+
+#include "hist.h"
+#include "logreader.h"
+#include "stages.h"
+
+/* What the collector gathered. Owned by the collector thread until it is
+ * joined; the progress fields may be read at any time (atomics). */
+typedef struct {
+	IrqstormHist *hist[IRQSTORM_STAGE_COUNT];
+	guint64 records;		/* read from the ring */
+	guint64 done_records;		/* with a done stamp */
+	guint64 incomplete_records;	/* published without done */
+	guint64 coalesced_events;	/* records flagged COALESCED */
+	guint64 coalesced_raises;	/* sum of their coalesced counts */
+	guint64 first_raise_ns;
+	guint64 last_raise_ns;
+	guint64 lost;			/* device's count, from the header */
+	GError *error;			/* why reading stopped early, if it did */
+
+	/* progress, atomic */
+	guint64 progress_records;
+	guint64 progress_max_done_ns;
+} IrqstormCollected;
+
+typedef struct IrqstormCollector IrqstormCollector;
+
+IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
+					    guint bins, FILE *csv);
+IrqstormCollected *irqstorm_collector_finish(IrqstormCollector *c);
+const IrqstormCollected *irqstorm_collector_peek(IrqstormCollector *c);
+void irqstorm_collected_free(IrqstormCollected *d);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormCollected, irqstorm_collected_free)
+
+#endif /* IRQSTORM_COLLECT_H */

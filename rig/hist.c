@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Exact latency histogram for one stage: see hist.h for the bin layout and
+ * the percentile definition.
+ */
+#include "hist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* p is quantized to 1 / IRQSTORM_HIST_P_SCALE of a percent. */
+#define IRQSTORM_HIST_P_SCALE	10000u
+
+struct IrqstormHist {
+	guint64 bin_ns;
+	guint nbins;
+	guint64 *bins;
+	guint64 count;
+	guint64 overflows;
+	guint64 min;
+	guint64 max;
+	unsigned __int128 sum;
+	GArray *overflow_values;	/* guint64, in arrival order */
+};
+
+/* Allocate an empty histogram of nbins bins, each bin_ns wide. */
+IrqstormHist *irqstorm_hist_new(guint64 bin_ns, guint nbins)
+{
+	IrqstormHist *h;
+
+	g_return_val_if_fail(bin_ns > 0, NULL);
+	g_return_val_if_fail(nbins > 0, NULL);
+	/* Every bin edge, up to nbins * bin_ns, must fit in 64 bits. */
+	g_return_val_if_fail(nbins <= G_MAXUINT64 / bin_ns, NULL);
+
+	h = g_new0(IrqstormHist, 1);
+	h->bin_ns = bin_ns;
+	h->nbins = nbins;
+	h->bins = g_new0(guint64, nbins);
+	h->overflow_values = g_array_new(FALSE, FALSE, sizeof(guint64));
+	return h;
+}
+
+/* Free a histogram; NULL is accepted. */
+void irqstorm_hist_free(IrqstormHist *h)
+{
+	if (!h)
+		return;
+	g_array_unref(h->overflow_values);
+	g_free(h->bins);
+	g_free(h);
+}
+
+/* Account one sample of ns nanoseconds. */
+void irqstorm_hist_add(IrqstormHist *h, guint64 ns)
+{
+	guint64 idx = ns / h->bin_ns;
+
+	if (idx < h->nbins) {
+		h->bins[idx]++;
+	} else {
+		h->overflows++;
+		g_array_append_val(h->overflow_values, ns);
+	}
+	if (h->count == 0 || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->sum += ns;
+	h->count++;
+}
+
+/* Width of one bin in ns. */
+guint64 irqstorm_hist_bin_ns(const IrqstormHist *h)
+{
+	return h->bin_ns;
+}
+
+/* Number of bins, not counting the overflow. */
+guint irqstorm_hist_nbins(const IrqstormHist *h)
+{
+	return h->nbins;
+}
+
+/* Samples in bin i; 0 for i out of range. */
+guint64 irqstorm_hist_bin_count(const IrqstormHist *h, guint i)
+{
+	g_return_val_if_fail(i < h->nbins, 0);
+	return h->bins[i];
+}
+
+/* All samples, in range or not. */
+guint64 irqstorm_hist_count(const IrqstormHist *h)
+{
+	return h->count;
+}
+
+/* Samples >= nbins * bin_ns. */
+guint64 irqstorm_hist_overflows(const IrqstormHist *h)
+{
+	return h->overflows;
+}
+
+/* Exact smallest sample; 0 when empty. */
+guint64 irqstorm_hist_min(const IrqstormHist *h)
+{
+	return h->min;
+}
+
+/* Exact largest sample; 0 when empty. */
+guint64 irqstorm_hist_max(const IrqstormHist *h)
+{
+	return h->max;
+}
+
+/* Mean of the samples, from the exact 128-bit sum; 0 when empty. */
+double irqstorm_hist_avg(const IrqstormHist *h)
+{
+	if (h->count == 0)
+		return 0.0;
+	return (double)((long double)h->sum / (long double)h->count);
+}
+
+/* Mean of the samples rounded down to a whole ns, exactly; 0 when empty. */
+guint64 irqstorm_hist_avg_floor(const IrqstormHist *h)
+{
+	if (h->count == 0)
+		return 0;
+	return (guint64)(h->sum / h->count);
+}
+
+/* qsort comparator for guint64. */
+static int cmp_u64(const void *a, const void *b)
+{
+	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* 1-based nearest rank of percentile p among n samples (n > 0). */
+static guint64 nearest_rank(guint64 n, double p)
+{
+	const guint64 scale = 100u * IRQSTORM_HIST_P_SCALE;
+	guint64 pq;
+	unsigned __int128 k;
+
+	if (!(p > 0.0))		/* also catches NaN */
+		return 1;
+	if (p >= 100.0)
+		return n;
+	pq = (guint64)(p * IRQSTORM_HIST_P_SCALE + 0.5);	/* 0 < p < 100 */
+	k = ((unsigned __int128)pq * n + scale - 1) / scale;
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return (guint64)k;
+}
+
+/* Nearest-rank percentile p (percent); see hist.h for the exact contract. */
+guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p)
+{
+	guint64 k, seen = 0;
+	g_autofree guint64 *sorted = NULL;
+	guint i;
+
+	if (h->count == 0)
+		return 0;
+	k = nearest_rank(h->count, p);
+
+	for (i = 0; i < h->nbins; i++) {
+		seen += h->bins[i];
+		if (seen >= k) {
+			guint64 edge = ((guint64)i + 1) * h->bin_ns;
+
+			return MIN(edge, h->max);
+		}
+	}
+
+	/* The k-th sample is an overflow: report it exactly. */
+	g_assert(k - seen <= h->overflow_values->len);
+	sorted = g_new(guint64, h->overflow_values->len);
+	memcpy(sorted, h->overflow_values->data,
+	       (gsize)h->overflow_values->len * sizeof(guint64));
+	qsort(sorted, h->overflow_values->len, sizeof(guint64), cmp_u64);
+	return sorted[k - seen - 1];
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Exact latency histogram for one stage.
+ *
+ * Bin i counts the samples v with i * bin_ns <= v < (i + 1) * bin_ns, for
+ * 0 <= i < nbins. Samples >= nbins * bin_ns are overflows: they are counted
+ * and, because they are rare by construction, each one is also kept so that
+ * percentiles falling among them are exact. count, min, max and the sum
+ * (128-bit, so it cannot wrap) are exact as well.
+ */
+#ifndef IRQSTORM_RIG_HIST_H
+#define IRQSTORM_RIG_HIST_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct IrqstormHist IrqstormHist;
+
+IrqstormHist *irqstorm_hist_new(guint64 bin_ns, guint nbins);
+void irqstorm_hist_free(IrqstormHist *h);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormHist, irqstorm_hist_free)
+
+void irqstorm_hist_add(IrqstormHist *h, guint64 ns);
+
+guint64 irqstorm_hist_bin_ns(const IrqstormHist *h);
+guint irqstorm_hist_nbins(const IrqstormHist *h);
+guint64 irqstorm_hist_bin_count(const IrqstormHist *h, guint i);
+
+guint64 irqstorm_hist_count(const IrqstormHist *h);
+guint64 irqstorm_hist_overflows(const IrqstormHist *h);
+guint64 irqstorm_hist_min(const IrqstormHist *h);
+guint64 irqstorm_hist_max(const IrqstormHist *h);
+double irqstorm_hist_avg(const IrqstormHist *h);
+guint64 irqstorm_hist_avg_floor(const IrqstormHist *h);
+
+/*
+ * Nearest-rank percentile, p in percent (0..100; out-of-range p is clamped).
+ * With N samples the rank is k = ceil(p / 100 * N), at least 1, where p is
+ * first rounded to the nearest 0.0001 percent so that decimal inputs such as
+ * 99.9 are not disturbed by binary rounding. The true value is the k-th
+ * smallest sample v_k.
+ *
+ * Percentile resolution is one bin: when v_k lies within the bin range, the
+ * value returned is the smallest bin upper edge (i + 1) * bin_ns such that at
+ * least p% of the samples are <= it, clamped to the exact max. When v_k is an
+ * overflow, v_k itself is returned exactly. In every case
+ * v_k <= result <= v_k + bin_ns. Returns 0 when the histogram is empty.
+ */
+guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p);
+
+G_END_DECLS
+
+#endif /* IRQSTORM_RIG_HIST_H */

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Launching QEMU. The child gets its own process group (so one kill reaches
+ * anything it starts) and PR_SET_PDEATHSIG (so it dies with us even if we
+ * are killed with SIGKILL and get no chance to clean up).
+ */
+#include "launch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs in the child between fork and exec: async-signal-safe calls only. */
+static void child_setup(gpointer data)
+{
+	pid_t parent = GPOINTER_TO_INT(data);
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The parent may have died before prctl took effect. */
+	if (getppid() != parent)
+		_exit(127);
+}
+
+/* Start argv with stdout and stderr both going to out_fd. */
+gboolean irqstorm_child_spawn(IrqstormChild *c, const char *const *argv,
+			      int out_fd, GError **error)
+{
+	memset(c, 0, sizeof(*c));
+	/* Our own process group too, so that ^C reaches only us, not QEMU. */
+	if (!g_spawn_async_with_pipes_and_fds(NULL, argv, NULL,
+					      G_SPAWN_DO_NOT_REAP_CHILD |
+					      G_SPAWN_STDIN_FROM_DEV_NULL,
+					      child_setup,
+					      GINT_TO_POINTER(getpid()),
+					      -1, out_fd, out_fd, NULL, NULL, 0,
+					      &c->pid, NULL, NULL, NULL, error))
+		return FALSE;
+	/* Also from here, so the group exists before we ever signal it. */
+	setpgid(c->pid, c->pid);
+	return TRUE;
+}
+
+/* Wait up to timeout_ms for the child to exit; TRUE once it has. */
+gboolean irqstorm_child_reap(IrqstormChild *c, guint timeout_ms)
+{
+	gint64 deadline = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+
+	while (c->pid && !c->exited) {
+		pid_t r = waitpid(c->pid, &c->wait_status, WNOHANG);
+
+		if (r == c->pid || (r < 0 && errno == ECHILD)) {
+			c->exited = TRUE;
+			break;
+		}
+		if (g_get_monotonic_time() >= deadline)
+			break;
+		g_usleep(10000);
+	}
+	return c->exited;
+}
+
+/* Kill the child's whole process group and reap the child. */
+void irqstorm_child_kill(IrqstormChild *c)
+{
+	if (!c->pid)
+		return;
+	kill(-c->pid, SIGKILL);
+	if (!c->exited) {
+		while (waitpid(c->pid, &c->wait_status, 0) < 0 && errno == EINTR)
+			;
+		c->exited = TRUE;
+	}
+}
+
+/* "exited with status N" or "killed by signal NAME". */
+char *irqstorm_child_describe_exit(const IrqstormChild *c)
+{
+	if (!c->exited)
+		return g_strdup("still running");
+	if (WIFEXITED(c->wait_status))
+		return g_strdup_printf("exited with status %d",
+				       WEXITSTATUS(c->wait_status));
+	if (WIFSIGNALED(c->wait_status))
+		return g_strdup_printf("killed by signal %d (%s)",
+				       WTERMSIG(c->wait_status),
+				       strsignal(WTERMSIG(c->wait_status)));
+	return g_strdup_printf("wait status 0x%x", c->wait_status);
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm: the command. One small function per subcommand; each parses its
+ * own options with GOptionContext and returns an IRQSTORM_EXIT_* code.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <glib.h>
+
+#include "config.h"
+#include "irqstorm/abi.h"
+#include "run.h"
+#include "scenario.h"
+
+typedef int (*CommandFunc)(int argc, char **argv);
+
+typedef struct {
+	const char *name;
+	const char *args;
+	const char *summary;
+	CommandFunc fn;
+} Command;
+
+static int cmd_run(int argc, char **argv);
+static int cmd_plot(int argc, char **argv);
+
+static const Command commands[] = {
+	{ "run", "SCENARIO", "boot the guest, storm, measure, write results", cmd_run },
+	{ "plot", "DIR...", "draw the latency histogram of finished runs", cmd_plot },
+};
+
+static int usage_error(GOptionContext *ctx, const char *msg)
+{
+	g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+
+	g_printerr("irqstorm: %s\n\n%s", msg, help);
+	return IRQSTORM_EXIT_ERROR;
+}
+
+static const char run_description[] =
+	"Boots the guest kernel in QEMU with the irqstorm device, lets it storm\n"
+	"for the scenario's duration, reads every interrupt's timestamps live\n"
+	"from shared memory, and writes to the output directory:\n"
+	"  histogram.txt   cyclictest --histfile layout, one column per stage\n"
+	"  summary.json    counts, min/avg/max, percentiles (rt-tests style)\n"
+	"  records.csv     every record (--no-csv to skip)\n"
+	"  console.log, qemu.log, qemu-cmdline.txt, scenario.ini\n"
+	"  INCOMPLETE      present only if the run did not finish, says why\n"
+	"\n"
+	"Stages, in virtual-clock ns from the device raising the interrupt:\n"
+	"  hardirq  to the hard-interrupt handler's first register write\n"
+	"  thread   to the threaded handler's start\n"
+	"  done     to the handler's completion\n"
+	"  handler  from hardirq (or thread) to done: the handler's own time\n"
+	"\n"
+	"Deterministic by default (TCG, -icount, one vCPU): the same scenario\n"
+	"gives the same numbers on any machine.\n"
+	"\n"
+	"Exit status: 0 passed, 1 error or incomplete run or failed cross-check,\n"
+	"2 a scenario threshold was exceeded.\n"
+	"\n"
+	"Examples:\n"
+	"  irqstorm run scenarios/default.ini\n"
+	"  irqstorm run scenarios/default.ini --out results/fast --set channel0.rate=20000\n"
+	"  irqstorm run scenarios/default.ini --set channel0.threading=hardirq --duration 5\n";
+
+/* The scenario file with --duration and --set applied, in that order. */
+static IrqstormScenario *load_scenario(const char *path, const char *duration,
+				       const char *const *sets, GError **error)
+{
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+
+	if (!sc)
+		return NULL;
+	if (duration) {
+		g_autofree char *kv = g_strconcat("run.duration=", duration, NULL);
+
+		if (!irqstorm_scenario_set(sc, kv, error))
+			return NULL;
+	}
+	for (gsize i = 0; sets && sets[i]; i++)
+		if (!irqstorm_scenario_set(sc, sets[i], error))
+			return NULL;
+	return g_steal_pointer(&sc);
+}
+
+/* results/<scenario file name without extension> */
+static char *default_out_dir(const char *scenario_path)
+{
+	g_autofree char *base = g_path_get_basename(scenario_path);
+	char *dot = strrchr(base, '.');
+
+	if (dot && dot != base)
+		*dot = '\0';
+	return g_build_filename("results", base, NULL);
+}
+
+/* irqstorm run SCENARIO [options] */
+static int cmd_run(int argc, char **argv)
+{
+	g_autofree char *out = NULL;
+	g_autofree char *qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
+	g_autofree char *kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
+	g_autofree char *initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
+	g_autofree char *duration = NULL;
+	g_auto(GStrv) sets = NULL;
+	gboolean quiet = FALSE, no_csv = FALSE;
+	const GOptionEntry entries[] = {
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "Output directory (default: results/<scenario name>)", "DIR" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration,
+		  "Storm duration in seconds of virtual time (= --set run.duration=S)", "S" },
+		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+		  "Override a scenario key, e.g. channel0.rate=5000 (repeatable)", "GROUP.KEY=VALUE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+		  "No progress line and no summary", NULL },
+		{ "no-csv", 0, 0, G_OPTION_ARG_NONE, &no_csv,
+		  "Do not write records.csv", NULL },
+		{ "qemu-dir", 0, 0, G_OPTION_ARG_FILENAME, &qemu_dir,
+		  "Where qemu-system-x86_64 is (default: the build's)", "DIR" },
+		{ "kernel-dir", 0, 0, G_OPTION_ARG_FILENAME, &kernel_dir,
+		  "Where bzImage-FLAVOUR is (default: the build's)", "DIR" },
+		{ "initrd-dir", 0, 0, G_OPTION_ARG_FILENAME, &initrd_dir,
+		  "Where initramfs-FLAVOUR.cpio.gz is (default: the build's)", "DIR" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - one run");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = NULL;
+	IrqstormRunSettings set;
+	int code;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx, run_description);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+		return usage_error(ctx, err->message);
+	if (argc != 2)
+		return usage_error(ctx, "run needs exactly one SCENARIO file");
+	sc = load_scenario(argv[1], duration, (const char *const *)sets, &err);
+	if (!sc) {
+		g_printerr("irqstorm: %s\n", err->message);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	if (!out)
+		out = default_out_dir(argv[1]);
+	set = (IrqstormRunSettings) {
+		.scenario = sc, .out_dir = out, .qemu_dir = qemu_dir,
+		.kernel_dir = kernel_dir, .initrd_dir = initrd_dir,
+		.quiet = quiet, .csv = !no_csv,
+	};
+	code = irqstorm_run(&set, &err);
+	if (err)
+		g_printerr("irqstorm: %s\n", err->message);
+	return code;
+}
+
+/* gnuplot plots/histogram.gp for one result directory. */
+static gboolean plot_dir(const char *dir, GError **error)
+{
+	g_autofree char *input = g_build_filename(dir, "histogram.txt", NULL);
+	g_autofree char *output = g_build_filename(dir, "histogram.png", NULL);
+	g_autofree char *script = g_build_filename(IRQSTORM_PLOTS_DIR, "histogram.gp", NULL);
+	g_autofree char *title = g_path_get_basename(dir);
+	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+	g_autofree char *q_in = NULL, *q_out = NULL, *q_title = NULL, *params = NULL;
+	g_autofree char *errout = NULL;
+	int status;
+
+	if (!gnuplot) {
+		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
+			    "gnuplot not found: install it (apt-get install gnuplot-nox)");
+		return FALSE;
+	}
+	if (!g_file_test(input, G_FILE_TEST_IS_REGULAR)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s: no histogram.txt (not a finished run?)", dir);
+		return FALSE;
+	}
+	/* gnuplot string literals: escape what would end them. */
+	q_in = g_strescape(input, NULL);
+	q_out = g_strescape(output, NULL);
+	q_title = g_strescape(title, NULL);
+	params = g_strdup_printf("input=\"%s\"; output=\"%s\"; title=\"%s\"",
+				 q_in, q_out, q_title);
+	{
+		const char *argv[] = { gnuplot, "-e", params, script, NULL };
+
+		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+				  NULL, NULL, NULL, &errout, &status, error))
+			return FALSE;
+	}
+	if (!g_spawn_check_wait_status(status, NULL)) {
+		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+			    "gnuplot failed on %s:\n%s", input, errout);
+		return FALSE;
+	}
+	printf("%s\n", output);
+	return TRUE;
+}
+
+/* irqstorm plot DIR... */
+static int cmd_plot(int argc, char **argv)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - plot finished runs");
+	g_autoptr(GError) err = NULL;
+	int code = IRQSTORM_EXIT_PASSED;
+
+	g_option_context_set_description(ctx,
+		"Writes DIR/histogram.png from DIR/histogram.txt with gnuplot\n"
+		"(plots/histogram.gp): one curve per stage, log-scale counts.\n"
+		"\nExample:\n  irqstorm plot results/default\n");
+	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+		return usage_error(ctx, err->message);
+	if (argc < 2)
+		return usage_error(ctx, "plot needs at least one result DIR");
+	for (int i = 1; i < argc; i++) {
+		g_autoptr(GError) e = NULL;
+
+		if (!plot_dir(argv[i], &e)) {
+			g_printerr("irqstorm: %s\n", e->message);
+			code = IRQSTORM_EXIT_ERROR;
+		}
+	}
+	return code;
+}
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "Usage: irqstorm COMMAND [OPTION...]\n\n"
+		"irqstorm measures what interrupt storms and long or spinning\n"
+		"interrupt handlers do to latency in a Linux guest, stage by stage.\n\n"
+		"Commands:\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(f, "  %-5s %-9s %s\n", commands[i].name, commands[i].args,
+			commands[i].summary);
+	fprintf(f, "\n'irqstorm COMMAND --help' explains each command.\n"
+		"Version " IRQSTORM_VERSION ", ABI %u.\n", IRQSTORM_ABI_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+	/* A write to a dead QEMU's socket must be an error, not our death. */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		print_usage(stderr);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	if (!g_strcmp0(argv[1], "--help") || !g_strcmp0(argv[1], "-h") ||
+	    !g_strcmp0(argv[1], "help")) {
+		print_usage(stdout);
+		return IRQSTORM_EXIT_PASSED;
+	}
+	if (!g_strcmp0(argv[1], "--version")) {
+		printf("irqstorm " IRQSTORM_VERSION "\n");
+		return IRQSTORM_EXIT_PASSED;
+	}
+	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (!g_strcmp0(argv[1], commands[i].name)) {
+			g_set_prgname(commands[i].name);
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	}
+	g_printerr("irqstorm: unknown command '%s'\n\n", argv[1]);
+	print_usage(stderr);
+	return IRQSTORM_EXIT_ERROR;
+}

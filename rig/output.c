@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Result writers: see output.h.
+ */
+#include "output.h"
+
+#include <string.h>
+
+/* Write contents to path via a temporary file and rename. */
+static gboolean write_atomically(const char *path, const char *contents,
+				 gsize len, GError **error)
+{
+	return g_file_set_contents_full(path, contents, (gssize)len,
+					G_FILE_SET_CONTENTS_CONSISTENT, 0644,
+					error);
+}
+
+/* Check that a stage name can be a whitespace-separated column title. */
+static gboolean histfile_name_ok(const char *name)
+{
+	const char *c;
+
+	if (!name || !*name)
+		return FALSE;
+	for (c = name; *c; c++) {
+		if (g_ascii_isspace(*c) || !g_ascii_isprint(*c))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Write the histograms as a cyclictest --histfile; see output.h. */
+gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
+				 const char *const *names, guint n,
+				 GError **error)
+{
+	g_autoptr(GString) s = NULL;
+	guint64 bin_ns, unit_ns;
+	guint nbins, i, j;
+	gboolean micro;
+
+	g_return_val_if_fail(path != NULL, FALSE);
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	if (n == 0 || !hists || !names) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: no histograms to write", path);
+		return FALSE;
+	}
+	bin_ns = irqstorm_hist_bin_ns(hists[0]);
+	nbins = irqstorm_hist_nbins(hists[0]);
+	for (j = 0; j < n; j++) {
+		if (irqstorm_hist_bin_ns(hists[j]) != bin_ns ||
+		    irqstorm_hist_nbins(hists[j]) != nbins) {
+			g_set_error(error, G_FILE_ERROR,
+				    G_FILE_ERROR_INVAL,
+				    "%s: histogram %u has %u bins of %" G_GUINT64_FORMAT
+				    " ns (expected %u bins of %" G_GUINT64_FORMAT " ns, like histogram 0)",
+				    path, j, irqstorm_hist_nbins(hists[j]),
+				    irqstorm_hist_bin_ns(hists[j]), nbins, bin_ns);
+			return FALSE;
+		}
+		if (!histfile_name_ok(names[j])) {
+			g_set_error(error, G_FILE_ERROR,
+				    G_FILE_ERROR_INVAL,
+				    "%s: bad name for histogram %u (expected a non-empty name without whitespace)",
+				    path, j);
+			return FALSE;
+		}
+	}
+
+	micro = bin_ns % 1000 == 0;
+	unit_ns = micro ? 1000 : 1;
+
+	s = g_string_sized_new(64 + (gsize)nbins * (8 + 8 * n));
+	g_string_append(s, "# Histogram\n");
+	g_string_append_printf(s, "# Time unit is %s\n",
+			       micro ? "microseconds" : "nanoseconds");
+	g_string_append_printf(s, "# Bin width is %" G_GUINT64_FORMAT " %s\n",
+			       bin_ns / unit_ns, micro ? "us" : "ns");
+	g_string_append(s, "# Stages:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %s", names[j]);
+	g_string_append_c(s, '\n');
+
+	for (i = 0; i < nbins; i++) {
+		g_string_append_printf(s, "%06" G_GUINT64_FORMAT " ",
+				       (guint64)i * (bin_ns / unit_ns));
+		for (j = 0; j < n; j++) {
+			g_string_append_printf(s, "%s%06" G_GUINT64_FORMAT,
+					       j ? "\t" : "",
+					       irqstorm_hist_bin_count(hists[j], i));
+		}
+		g_string_append_c(s, '\n');
+	}
+
+	g_string_append(s, "# Total:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %09" G_GUINT64_FORMAT,
+				       irqstorm_hist_count(hists[j]) -
+				       irqstorm_hist_overflows(hists[j]));
+	g_string_append(s, "\n# Min Latencies:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
+				       irqstorm_hist_min(hists[j]) / unit_ns);
+	g_string_append(s, "\n# Avg Latencies:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
+				       irqstorm_hist_avg_floor(hists[j]) / unit_ns);
+	g_string_append(s, "\n# Max Latencies:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
+				       irqstorm_hist_max(hists[j]) / unit_ns);
+	g_string_append(s, "\n# Histogram Overflows:");
+	for (j = 0; j < n; j++)
+		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
+				       irqstorm_hist_overflows(hists[j]));
+	g_string_append_c(s, '\n');
+
+	return write_atomically(path, s->str, s->len, error);
+}
+
+/* Write the CSV column titles. */
+gboolean irqstorm_write_csv_header(FILE *f)
+{
+	return fputs("seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced\n",
+		     f) >= 0;
+}
+
+/* Write one CSV field: a stamp if its flag is set, else nothing. */
+static gboolean csv_stamp(FILE *f, guint32 flags, guint32 flag, guint64 t)
+{
+	if (!(flags & flag))
+		return fputs(",", f) >= 0;
+	return fprintf(f, ",%" G_GUINT64_FORMAT, t) >= 0;
+}
+
+/* Write one record as a CSV line. */
+gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r)
+{
+	if (fprintf(f, "%" G_GUINT64_FORMAT ",%" G_GUINT32_FORMAT ",%"
+		    G_GUINT32_FORMAT ",%" G_GUINT64_FORMAT,
+		    (guint64)r->seq, (guint32)r->channel, (guint32)r->flags,
+		    (guint64)r->t_raise) < 0)
+		return FALSE;
+	if (!csv_stamp(f, r->flags, IRQSTORM_REC_HARDIRQ, r->t_hardirq) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->t_thread) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->t_done))
+		return FALSE;
+	return fprintf(f, ",%" G_GUINT32_FORMAT "\n", (guint32)r->coalesced) >= 0;
+}
+
+/* Add member name = v, or null when the histogram is empty. */
+static void json_add_ns(JsonBuilder *b, const char *name, gboolean empty,
+			guint64 v)
+{
+	json_builder_set_member_name(b, name);
+	if (empty)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, (gint64)v);
+}
+
+/* Build the JSON summary of one stage; see output.h. */
+JsonNode *irqstorm_summary_stage_json(const IrqstormHist *h)
+{
+	static const struct {
+		const char *name;
+		double p;
+	} pcts[] = {
+		{ "p50", 50.0 },
+		{ "p90", 90.0 },
+		{ "p99", 99.0 },
+		{ "p99_9", 99.9 },
+		{ "p99_99", 99.99 },
+	};
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	gboolean empty = irqstorm_hist_count(h) == 0;
+	guint64 bin_ns = irqstorm_hist_bin_ns(h);
+	guint i;
+
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "cycles");
+	json_builder_add_int_value(b, (gint64)irqstorm_hist_count(h));
+	json_add_ns(b, "min", empty, irqstorm_hist_min(h));
+	json_builder_set_member_name(b, "avg");
+	if (empty)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_double_value(b, irqstorm_hist_avg(h));
+	json_add_ns(b, "max", empty, irqstorm_hist_max(h));
+	for (i = 0; i < G_N_ELEMENTS(pcts); i++)
+		json_add_ns(b, pcts[i].name, empty,
+			    irqstorm_hist_percentile(h, pcts[i].p));
+	json_builder_set_member_name(b, "overflows");
+	json_builder_add_int_value(b, (gint64)irqstorm_hist_overflows(h));
+	json_builder_set_member_name(b, "bin_ns");
+	json_builder_add_int_value(b, (gint64)bin_ns);
+
+	json_builder_set_member_name(b, "histogram");
+	json_builder_begin_object(b);
+	for (i = 0; i < irqstorm_hist_nbins(h); i++) {
+		guint64 c = irqstorm_hist_bin_count(h, i);
+		char key[24];
+
+		if (!c)
+			continue;
+		g_snprintf(key, sizeof(key), "%" G_GUINT64_FORMAT,
+			   (guint64)i * bin_ns);
+		json_builder_set_member_name(b, key);
+		json_builder_add_int_value(b, (gint64)c);
+	}
+	json_builder_end_object(b);
+
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+/* Write a JSON document pretty-printed, via a temporary file and rename. */
+gboolean irqstorm_write_json_file(const char *path, JsonNode *root,
+				  GError **error)
+{
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	g_autofree char *text = NULL;
+	g_autofree char *withnl = NULL;
+	gsize len = 0;
+
+	g_return_val_if_fail(path != NULL, FALSE);
+	g_return_val_if_fail(root != NULL, FALSE);
+
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_indent(gen, 2);
+	json_generator_set_root(gen, root);
+	text = json_generator_to_data(gen, &len);
+	withnl = g_strconcat(text, "\n", NULL);
+	return write_atomically(path, withnl, len + 1, error);
+}

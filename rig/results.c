@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Results of a run. The output directory is marked INCOMPLETE from the
+ * start and only unmarked when the run ended as planned, so a crash of the
+ * rig itself can never leave a partial directory that looks complete.
+ */
+#include "results.h"
+
+#include <errno.h>
+#include <sys/utsname.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "irqstorm/abi.h"
+#include "output.h"
+#include "stages.h"
+
+#define RESULT_TAG "IRQSTORM-RESULT "
+#define SUMMARY_FILE_VERSION 1
+
+static const char *const stale_outputs[] = {
+	"histogram.txt", "summary.json", "records.csv", "console.log",
+	"qemu.log", "qemu-cmdline.txt", "scenario.ini",
+};
+
+IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
+{
+	IrqstormResults *res = g_new0(IrqstormResults, 1);
+
+	res->set = set;
+	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
+	return res;
+}
+
+void irqstorm_results_free(IrqstormResults *res)
+{
+	if (!res)
+		return;
+	irqstorm_collected_free(res->data);
+	g_free(res->counters_error);
+	g_free(res->shutdown_reason);
+	g_free(res->stop_reason);
+	g_free(res->incomplete_reason);
+	if (res->guest)
+		g_hash_table_unref(res->guest);
+	g_ptr_array_unref(res->failed_checks);
+	g_free(res);
+}
+
+static char *out_path(const IrqstormResults *res, const char *name)
+{
+	return g_build_filename(res->set->out_dir, name, NULL);
+}
+
+static gboolean write_marker(const IrqstormResults *res, const char *why,
+			     GError **error)
+{
+	g_autofree char *path = out_path(res, "INCOMPLETE");
+	g_autofree char *text = g_strconcat(why, "\n", NULL);
+
+	return g_file_set_contents(path, text, -1, error);
+}
+
+/* Mark the directory incomplete, clear a previous run's files, and record
+ * the effective scenario. */
+gboolean irqstorm_results_begin(IrqstormResults *res, GError **error)
+{
+	g_autofree char *ini = irqstorm_scenario_to_ini(res->set->scenario);
+	g_autofree char *ini_path = out_path(res, "scenario.ini");
+
+	if (!write_marker(res, "run in progress (or the rig died during it)", error))
+		return FALSE;
+	for (gsize i = 0; i < G_N_ELEMENTS(stale_outputs); i++) {
+		g_autofree char *p = out_path(res, stale_outputs[i]);
+
+		if (g_unlink(p) < 0 && errno != ENOENT) {
+			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+				    "cannot remove old %s: %s", p, g_strerror(errno));
+			return FALSE;
+		}
+	}
+	return g_file_set_contents(ini_path, ini, -1, error);
+}
+
+/* The key=value pairs of the last IRQSTORM-RESULT line, or NULL. */
+GHashTable *irqstorm_parse_result_line(const char *text)
+{
+	const char *line = NULL;
+	const char *p = text;
+	g_autofree char *copy = NULL;
+	g_auto(GStrv) words = NULL;
+	GHashTable *kv;
+
+	while ((p = strstr(p, RESULT_TAG))) {
+		if (p == text || p[-1] == '\n')
+			line = p;
+		p += strlen(RESULT_TAG);
+	}
+	if (!line)
+		return NULL;
+	line += strlen(RESULT_TAG);
+	copy = g_strndup(line, strcspn(line, "\r\n"));
+	words = g_strsplit_set(copy, " \t", -1);
+	kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	for (gsize i = 0; words[i]; i++) {
+		char *eq = strchr(words[i], '=');
+
+		if (eq && eq != words[i])
+			g_hash_table_replace(kv, g_strndup(words[i], eq - words[i]),
+					     g_strdup(eq + 1));
+	}
+	return kv;
+}
+
+void irqstorm_results_read_console(IrqstormResults *res, const char *path)
+{
+	g_autofree char *text = NULL;
+
+	if (path && g_file_get_contents(path, &text, NULL, NULL))
+		res->guest = irqstorm_parse_result_line(text);
+}
+
+static const char *guest_value(const IrqstormResults *res, const char *key)
+{
+	return res->guest ? g_hash_table_lookup(res->guest, key) : NULL;
+}
+
+/* A guest counter as a number; FALSE if absent or not a number. */
+static gboolean guest_u64(const IrqstormResults *res, const char *key, guint64 *v)
+{
+	const char *s = guest_value(res, key);
+
+	return s && g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, v, NULL);
+}
+
+/* Why the run is incomplete, or NULL when it ended as planned. */
+static char *incomplete_reason(const IrqstormResults *res)
+{
+	const char *status = guest_value(res, "status");
+
+	if (res->stop_reason)
+		return g_strdup(res->stop_reason);
+	if (!res->guest_shutdown)
+		return g_strdup("the guest never powered off");
+	if (!status)
+		return g_strdup_printf("the guest powered off (%s) without a "
+				       "result line", res->shutdown_reason);
+	if (g_strcmp0(status, "ok"))
+		return g_strdup_printf("the guest reported status=%s reason=%s",
+				       status, guest_value(res, "reason") ?: "?");
+	if (!res->have_counters)
+		return g_strdup_printf("device counters unreadable: %s",
+				       res->counters_error ?: "?");
+	if (!res->data)
+		return g_strdup("the shared log was never read");
+	if (res->data->error)
+		return g_strdup_printf("reading the shared log failed: %s",
+				       res->data->error->message);
+	return NULL;
+}
+
+static void check_eq(IrqstormResults *res, const char *what, guint64 a,
+		     const char *what_b, guint64 b)
+{
+	if (a != b)
+		g_ptr_array_add(res->failed_checks,
+				g_strdup_printf("%s = %" G_GUINT64_FORMAT " but %s = %"
+						G_GUINT64_FORMAT, what, a, what_b, b));
+}
+
+/* Cross-checks between the three witnesses: guest, device and host. */
+static void run_checks(IrqstormResults *res)
+{
+	const IrqstormCollected *d = res->data;
+	guint64 guest_handled;
+
+	if (!guest_u64(res, "handled", &guest_handled)) {
+		g_ptr_array_add(res->failed_checks,
+				g_strdup("the guest did not report 'handled'"));
+		return;
+	}
+	check_eq(res, "records lost by the ring", d->lost, "expected", 0);
+	check_eq(res, "device log-lost", res->dev_lost, "the log header's lost", d->lost);
+	check_eq(res, "records read by the host", d->records,
+		 "records published by the device", res->dev_published);
+	check_eq(res, "records with a done stamp", d->done_records,
+		 "device ch0-handled", res->dev_handled);
+	check_eq(res, "guest handled", guest_handled,
+		 "device ch0-handled", res->dev_handled);
+	check_eq(res, "device guest-errors", res->dev_guest_errors, "expected", 0);
+}
+
+/* ---- summary.json ----------------------------------------------------- */
+
+static void add_u64(JsonBuilder *b, const char *name, guint64 v)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, (gint64)v);
+}
+
+static void add_str(JsonBuilder *b, const char *name, const char *v)
+{
+	json_builder_set_member_name(b, name);
+	if (v)
+		json_builder_add_string_value(b, v);
+	else
+		json_builder_add_null_value(b);
+}
+
+/* An identity file (key=value lines from the build scripts) as an object. */
+static void add_identity(JsonBuilder *b, const char *name, const char *dir,
+			 const char *file)
+{
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	json_builder_set_member_name(b, name);
+	json_builder_begin_object(b);
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		lines = g_strsplit(text, "\n", -1);
+		for (gsize i = 0; lines[i]; i++) {
+			char *eq = strchr(lines[i], '=');
+
+			if (!eq)
+				continue;
+			*eq = '\0';
+			add_str(b, lines[i], eq + 1);
+		}
+	}
+	json_builder_end_object(b);
+}
+
+static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
+{
+	struct utsname u;
+
+	json_builder_set_member_name(b, "sysinfo");
+	json_builder_begin_object(b);
+	if (uname(&u) == 0) {
+		add_str(b, "host_sysname", u.sysname);
+		add_str(b, "host_release", u.release);
+		add_str(b, "host_machine", u.machine);
+	}
+	add_str(b, "accel", irqstorm_accel_name(sc->accel));
+	json_builder_set_member_name(b, "icount_shift");
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, sc->icount_shift);
+	json_builder_set_member_name(b, "deterministic");
+	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
+				       (sc->cpus == 1 || !sc->allow_smp_icount));
+	json_builder_set_member_name(b, "smp_icount_artifacts");
+	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
+				       sc->cpus > 1);
+	add_u64(b, "cpus", sc->cpus);
+	json_builder_end_object(b);
+}
+
+static void add_counts(JsonBuilder *b, const IrqstormResults *res)
+{
+	const IrqstormCollected *d = res->data;
+	guint64 v;
+
+	json_builder_set_member_name(b, "host");
+	json_builder_begin_object(b);
+	add_u64(b, "records", d ? d->records : 0);
+	add_u64(b, "done_records", d ? d->done_records : 0);
+	add_u64(b, "incomplete_records", d ? d->incomplete_records : 0);
+	add_u64(b, "coalesced_events", d ? d->coalesced_events : 0);
+	add_u64(b, "coalesced_raises", d ? d->coalesced_raises : 0);
+	add_u64(b, "lost", d ? d->lost : 0);
+	json_builder_end_object(b);
+
+	json_builder_set_member_name(b, "device");
+	if (res->have_counters) {
+		json_builder_begin_object(b);
+		add_u64(b, "raised", res->dev_raised);
+		add_u64(b, "coalesced", res->dev_coalesced);
+		add_u64(b, "handled", res->dev_handled);
+		add_u64(b, "published", res->dev_published);
+		add_u64(b, "lost", res->dev_lost);
+		add_u64(b, "guest_errors", res->dev_guest_errors);
+		json_builder_end_object(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
+
+	json_builder_set_member_name(b, "guest");
+	json_builder_begin_object(b);
+	if (res->guest) {
+		GHashTableIter it;
+		gpointer k, val;
+
+		g_hash_table_iter_init(&it, res->guest);
+		while (g_hash_table_iter_next(&it, &k, &val)) {
+			if (g_ascii_string_to_unsigned(val, 10, 0, G_MAXUINT64, &v, NULL))
+				add_u64(b, k, v);
+			else
+				add_str(b, k, val);
+		}
+	}
+	json_builder_end_object(b);
+}
+
+static JsonNode *summary_json(const IrqstormResults *res, int code)
+{
+	const IrqstormRunSettings *set = res->set;
+	const IrqstormScenario *sc = set->scenario;
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
+	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
+
+	json_builder_begin_object(b);
+	add_u64(b, "file_version", SUMMARY_FILE_VERSION);
+	add_u64(b, "abi_version", IRQSTORM_ABI_VERSION);
+	add_u64(b, "return_code", code);
+	json_builder_set_member_name(b, "complete");
+	json_builder_add_boolean_value(b, res->complete);
+	add_str(b, "incomplete_reason", res->incomplete_reason);
+	json_builder_set_member_name(b, "failed_checks");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < res->failed_checks->len; i++)
+		json_builder_add_string_value(b, res->failed_checks->pdata[i]);
+	json_builder_end_array(b);
+	add_sysinfo(b, sc);
+	add_u64(b, "resolution_in_ns", 1);
+	add_str(b, "time_base", "QEMU_CLOCK_VIRTUAL");
+	add_str(b, "scenario_file", sc->path);
+	add_str(b, "scenario", ini);
+	add_identity(b, "qemu", set->qemu_dir, "qemu-identity");
+	add_identity(b, "kernel", set->kernel_dir, kid);
+	json_builder_set_member_name(b, "wall_seconds");
+	json_builder_add_double_value(b, res->wall_seconds);
+	json_builder_set_member_name(b, "virtual_seconds");
+	json_builder_add_double_value(b, res->data && res->data->last_raise_ns ?
+		(res->data->last_raise_ns - res->data->first_raise_ns) / 1e9 : 0.0);
+
+	json_builder_set_member_name(b, "counts");
+	json_builder_begin_object(b);
+	add_counts(b, res);
+	json_builder_end_object(b);
+
+	json_builder_set_member_name(b, "stages");
+	json_builder_begin_object(b);
+	for (int st = 0; res->data && st < IRQSTORM_STAGE_COUNT; st++) {
+		json_builder_set_member_name(b, irqstorm_stage_name(st));
+		json_builder_add_value(b, irqstorm_summary_stage_json(res->data->hist[st]));
+	}
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+/* Decide complete/consistent, write histogram.txt and summary.json, and
+ * set or clear the INCOMPLETE marker. Returns the exit code. */
+int irqstorm_results_finish(IrqstormResults *res, GError **error)
+{
+	g_autofree char *hist_path = out_path(res, "histogram.txt");
+	g_autofree char *json_path = out_path(res, "summary.json");
+	g_autofree char *marker = out_path(res, "INCOMPLETE");
+	g_autoptr(JsonNode) root = NULL;
+	const char *names[IRQSTORM_STAGE_COUNT];
+	int code;
+
+	res->incomplete_reason = incomplete_reason(res);
+	res->complete = !res->incomplete_reason;
+	if (res->complete)
+		run_checks(res);
+	code = res->complete && !res->failed_checks->len ?
+	       IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
+
+	if (res->data) {
+		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+			names[st] = irqstorm_stage_name(st);
+		if (!irqstorm_write_histfile(hist_path, res->data->hist, names,
+					     IRQSTORM_STAGE_COUNT, error))
+			return IRQSTORM_EXIT_ERROR;
+	}
+	root = summary_json(res, code);
+	if (!irqstorm_write_json_file(json_path, root, error))
+		return IRQSTORM_EXIT_ERROR;
+	if (!res->complete)
+		return write_marker(res, res->incomplete_reason, error) ?
+		       code : IRQSTORM_EXIT_ERROR;
+	if (g_unlink(marker) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot remove %s: %s", marker, g_strerror(errno));
+		return IRQSTORM_EXIT_ERROR;
+	}
+	return code;
+}
+
+/* The human summary: how it ended, the counts, one line per stage. */
+void irqstorm_results_print(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormCollected *d = res->data;
+	g_autofree char *mode = sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
+		g_strdup("no icount: not deterministic") :
+		g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+
+	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
+		res->complete ? "complete" : "INCOMPLETE", sc->path,
+		irqstorm_accel_name(sc->accel), mode, res->wall_seconds);
+	if (!res->complete)
+		fprintf(out, "  incomplete: %s\n", res->incomplete_reason);
+	if (res->have_counters)
+		fprintf(out, "  device: %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
+			" coalesced, %" G_GUINT64_FORMAT " handled; guest handled %s\n",
+			res->dev_raised, res->dev_coalesced, res->dev_handled,
+			guest_value(res, "handled") ?: "?");
+	if (d) {
+		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %"
+			G_GUINT64_FORMAT " lost\n", d->records, d->lost);
+		fprintf(out, "  %-8s %9s %10s %10s %10s %10s  (us, from raise)\n",
+			"stage", "count", "min", "avg", "p99", "max");
+		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+			const IrqstormHist *h = d->hist[st];
+
+			if (!irqstorm_hist_count(h))
+				continue;
+			fprintf(out, "  %-8s %9" G_GUINT64_FORMAT " %10.2f %10.2f %10.2f %10.2f\n",
+				irqstorm_stage_name(st), irqstorm_hist_count(h),
+				irqstorm_hist_min(h) / 1e3, irqstorm_hist_avg(h) / 1e3,
+				irqstorm_hist_percentile(h, 99.0) / 1e3,
+				irqstorm_hist_max(h) / 1e3);
+		}
+	}
+	for (guint i = 0; i < res->failed_checks->len; i++)
+		fprintf(out, "  CHECK FAILED: %s\n", (char *)res->failed_checks->pdata[i]);
+	fprintf(out, "  results: %s/\n", res->set->out_dir);
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `irqstorm run`: the life of one run.
+ *
+ *   private dir (0700) with the log file, QMP socket and guest settings
+ *   -> QEMU started paused, in its own process group
+ *   -> QMP connected, log header checked, collector thread started, "cont"
+ *   -> main loop until the guest powers off (QMP SHUTDOWN), QEMU dies, the
+ *      wall-clock bound passes, or a signal arrives
+ *   -> device counters read over QMP, QEMU told to quit, then killed anyway
+ *   -> collector drained and joined, private dir removed, results written.
+ *
+ * A run that did not end with the guest's "status=ok" line is incomplete:
+ * its directory keeps what was collected and a file INCOMPLETE saying why.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+
+#include "collect.h"
+#include "launch.h"
+#include "machine.h"
+#include "output.h"
+#include "qmp.h"
+#include "results.h"
+
+#define QMP_CONNECT_MS	10000	/* QEMU start to QMP greeting */
+#define QMP_COMMAND_MS	5000
+#define QUIT_GRACE_MS	5000
+#define TICK_MS		100
+
+/* The main loop's state: everything a callback may look at or change. */
+typedef struct {
+	const IrqstormRunSettings *set;
+	GMainLoop *loop;
+	IrqstormChild child;
+	IrqstormQmp *qmp;
+	IrqstormCollector *collector;
+	gint64 start_us;
+	gint64 deadline_us;
+	gint64 last_progress_us;
+	gboolean tty;
+	gboolean guest_shutdown;	/* SHUTDOWN event seen */
+	char *shutdown_reason;		/* its "reason" */
+	char *stop_reason;		/* why the loop ended otherwise */
+} RunLoop;
+
+/* Paths of one run; the private ones live in a 0700 directory. */
+typedef struct {
+	char *priv_dir;
+	IrqstormMachinePaths m;
+	char *qemu_path, *kernel_path, *initrd_path;
+	char *log_path, *qmp_path, *conf_path, *console_path, *stderr_path;
+} RunPaths;
+
+static void run_paths_clear(RunPaths *p)
+{
+	if (p->priv_dir) {
+		g_unlink(p->log_path);
+		g_unlink(p->qmp_path);
+		g_unlink(p->conf_path);
+		g_rmdir(p->priv_dir);
+	}
+	g_free(p->priv_dir);
+	g_free(p->qemu_path);
+	g_free(p->kernel_path);
+	g_free(p->initrd_path);
+	g_free(p->log_path);
+	g_free(p->qmp_path);
+	g_free(p->conf_path);
+	g_free(p->console_path);
+	g_free(p->stderr_path);
+}
+
+/* An artifact that must exist, with a hint on how to build it. */
+static char *artifact(const char *dir, const char *name, GError **error)
+{
+	char *path = g_build_filename(dir, name, NULL);
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s not found: build it first (meson compile -C build, "
+			    "see README.md)", path);
+		g_free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Create a file that must not exist yet, 0600, never through a symlink. */
+static int create_private_file(const char *path, GError **error)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
+
+	if (fd < 0)
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", path, g_strerror(errno));
+	return fd;
+}
+
+/* Private directory, log file of the right size, guest settings. */
+static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
+			    GError **error)
+{
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *kname = g_strdup_printf("bzImage-%s", sc->flavour);
+	g_autofree char *iname = g_strdup_printf("initramfs-%s.cpio.gz", sc->flavour);
+	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
+	int fd;
+
+	p->qemu_path = artifact(set->qemu_dir, "qemu-system-x86_64", error);
+	if (!p->qemu_path)
+		return FALSE;
+	p->kernel_path = artifact(set->kernel_dir, kname, error);
+	if (!p->kernel_path)
+		return FALSE;
+	p->initrd_path = artifact(set->initrd_dir, iname, error);
+	if (!p->initrd_path)
+		return FALSE;
+	if (g_mkdir_with_parents(set->out_dir, 0755) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", set->out_dir, g_strerror(errno));
+		return FALSE;
+	}
+	p->priv_dir = g_dir_make_tmp("irqstorm-XXXXXX", error);	/* mode 0700 */
+	if (!p->priv_dir)
+		return FALSE;
+	p->log_path = g_build_filename(p->priv_dir, "log", NULL);
+	p->qmp_path = g_build_filename(p->priv_dir, "qmp.sock", NULL);
+	p->conf_path = g_build_filename(p->priv_dir, "guest.conf", NULL);
+	p->console_path = g_build_filename(set->out_dir, "console.log", NULL);
+	p->stderr_path = g_build_filename(set->out_dir, "qemu.log", NULL);
+
+	fd = create_private_file(p->log_path, error);
+	if (fd < 0)
+		return FALSE;
+	if (ftruncate(fd, (off_t)sc->log_mb << 20) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot size %s: %s", p->log_path, g_strerror(errno));
+		close(fd);
+		return FALSE;
+	}
+	close(fd);
+	fd = create_private_file(p->conf_path, error);
+	if (fd < 0)
+		return FALSE;
+	if (write(fd, conf, strlen(conf)) != (ssize_t)strlen(conf)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO,
+			    "cannot write %s", p->conf_path);
+		close(fd);
+		return FALSE;
+	}
+	close(fd);
+
+	p->m = (IrqstormMachinePaths) {
+		.qemu = p->qemu_path, .kernel = p->kernel_path,
+		.initrd = p->initrd_path, .log_path = p->log_path,
+		.qmp_path = p->qmp_path, .console_path = p->console_path,
+		.guest_conf_path = p->conf_path,
+	};
+	return TRUE;
+}
+
+/* ---- main loop callbacks -------------------------------------------- */
+
+static void loop_stop(RunLoop *rl, const char *reason)
+{
+	if (!rl->stop_reason && reason)
+		rl->stop_reason = g_strdup(reason);
+	g_main_loop_quit(rl->loop);
+}
+
+/* A live line on a terminal, a plain line every 5 s otherwise. */
+static void print_progress(RunLoop *rl, gint64 now)
+{
+	const IrqstormCollected *d = irqstorm_collector_peek(rl->collector);
+	guint64 n = __atomic_load_n(&d->progress_records, __ATOMIC_RELAXED);
+	guint64 max = __atomic_load_n(&d->progress_max_done_ns, __ATOMIC_RELAXED);
+	double wall = (now - rl->start_us) / 1e6;
+
+	if (rl->set->quiet)
+		return;
+	if (!rl->tty && now - rl->last_progress_us < 5 * G_USEC_PER_SEC)
+		return;
+	rl->last_progress_us = now;
+	fprintf(stderr, "%s[%6.1f s wall] %" G_GUINT64_FORMAT " records, "
+		"max done %.1f us%s", rl->tty ? "\r" : "", wall, n, max / 1000.0,
+		rl->tty ? "   " : "\n");
+}
+
+static gboolean on_tick(gpointer user)
+{
+	RunLoop *rl = user;
+	gint64 now = g_get_monotonic_time();
+
+	if (irqstorm_child_reap(&rl->child, 0)) {
+		g_autofree char *how = irqstorm_child_describe_exit(&rl->child);
+		g_autofree char *why = g_strdup_printf("QEMU %s before the guest "
+						       "finished", how);
+		loop_stop(rl, why);
+		return G_SOURCE_REMOVE;
+	}
+	if (now >= rl->deadline_us) {
+		g_autofree char *why = g_strdup_printf(
+			"the guest did not finish within %u s of wall time "
+			"([run] timeout)", rl->set->scenario->timeout_s);
+		loop_stop(rl, why);
+		return G_SOURCE_REMOVE;
+	}
+	print_progress(rl, now);
+	return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_qmp(gint fd, GIOCondition cond, gpointer user)
+{
+	RunLoop *rl = user;
+	g_autoptr(GError) err = NULL;
+	JsonObject *ev;
+
+	if (!irqstorm_qmp_poll_events(rl->qmp, &err)) {
+		/* Usually QEMU died: let the tick report how, soon. */
+		if (irqstorm_child_reap(&rl->child, 1000))
+			on_tick(rl);
+		else
+			loop_stop(rl, err->message);
+		return G_SOURCE_REMOVE;
+	}
+	while ((ev = irqstorm_qmp_pop_event(rl->qmp))) {
+		const char *name = json_object_get_string_member_with_default(ev, "event", "");
+
+		if (!g_strcmp0(name, "SHUTDOWN")) {
+			JsonObject *data = json_object_get_object_member(ev, "data");
+
+			rl->guest_shutdown = TRUE;
+			rl->shutdown_reason = g_strdup(data ?
+				json_object_get_string_member_with_default(data, "reason", "") : "");
+			loop_stop(rl, NULL);
+		}
+		json_object_unref(ev);
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_signal(gpointer user)
+{
+	loop_stop(user, "interrupted by a signal (SIGINT/SIGTERM/SIGHUP)");
+	return G_SOURCE_CONTINUE;
+}
+
+/* ---- phases ---------------------------------------------------------- */
+
+/* Open the log: the device wrote its header while QEMU realized it, which
+ * was before QMP answered, so NOT_READY here means a broken device. */
+static IrqstormLog *open_log(const char *path, GError **error)
+{
+	return irqstorm_log_open(path, error);
+}
+
+/* Read every device counter; a failure is recorded, not fatal. */
+static void read_device_counters(RunLoop *rl, IrqstormResults *res)
+{
+	static const char *const names[] = {
+		"ch0-raised", "ch0-coalesced", "ch0-handled",
+		"log-published", "log-lost", "guest-errors",
+	};
+	guint64 *fields[] = {
+		&res->dev_raised, &res->dev_coalesced, &res->dev_handled,
+		&res->dev_published, &res->dev_lost, &res->dev_guest_errors,
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autoptr(GError) err = NULL;
+
+		if (!irqstorm_qmp_qom_get_u64(rl->qmp, IRQSTORM_DEVICE_QOM_PATH,
+					      names[i], fields[i], QMP_COMMAND_MS,
+					      &err)) {
+			res->counters_error = g_strdup(err->message);
+			return;
+		}
+	}
+	res->have_counters = TRUE;
+}
+
+/* Ask QEMU to quit, give it a moment, then make sure: kill the group. */
+static void stop_qemu(RunLoop *rl)
+{
+	if (rl->qmp && !rl->child.exited) {
+		g_autoptr(GError) err = NULL;
+		JsonNode *r = irqstorm_qmp_execute(rl->qmp, "quit", NULL,
+						   QMP_COMMAND_MS, &err);
+
+		if (r)
+			json_node_unref(r);
+		irqstorm_child_reap(&rl->child, QUIT_GRACE_MS);
+	}
+	irqstorm_child_kill(&rl->child);
+}
+
+/* Start QEMU, connect, start the collector, let the guest go. */
+static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
+			  FILE *csv, GError **error)
+{
+	const IrqstormScenario *sc = rl->set->scenario;
+	g_auto(GStrv) argv = irqstorm_machine_argv(sc, &p->m);
+	g_autofree char *cmdline = irqstorm_argv_to_shell((const char *const *)argv);
+	g_autofree char *cmd_file = g_build_filename(rl->set->out_dir,
+						     "qemu-cmdline.txt", NULL);
+	g_autofree char *cmd_text = g_strconcat(cmdline, "\n", NULL);
+	JsonNode *r;
+	int out_fd;
+
+	if (!g_file_set_contents(cmd_file, cmd_text, -1, error))
+		return FALSE;
+	out_fd = open(p->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out_fd < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", p->stderr_path, g_strerror(errno));
+		return FALSE;
+	}
+	if (!irqstorm_child_spawn(&rl->child, (const char *const *)argv, out_fd, error)) {
+		close(out_fd);
+		return FALSE;
+	}
+	close(out_fd);
+	rl->qmp = irqstorm_qmp_connect(p->qmp_path, QMP_CONNECT_MS, error);
+	if (!rl->qmp) {
+		irqstorm_child_reap(&rl->child, 1000);
+		g_prefix_error(error, "QEMU did not start (see %s): ", p->stderr_path);
+		return FALSE;
+	}
+	*log = open_log(p->log_path, error);
+	if (!*log)
+		return FALSE;
+	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins, csv);
+	r = irqstorm_qmp_execute(rl->qmp, "cont", NULL, QMP_COMMAND_MS, error);
+	if (!r)
+		return FALSE;
+	json_node_unref(r);
+	return TRUE;
+}
+
+/* Attach a source to the default context, keeping a reference. */
+static GSource *attach(GSource *src, GSourceFunc fn, gpointer data)
+{
+	g_source_set_callback(src, fn, data, NULL);
+	g_source_attach(src, NULL);
+	return src;
+}
+
+/* Run the main loop until the guest is done or something ends it. */
+static void run_loop(RunLoop *rl)
+{
+	GSource *src[] = {
+		attach(g_timeout_source_new(TICK_MS), on_tick, rl),
+		attach(g_unix_fd_source_new(irqstorm_qmp_fd(rl->qmp),
+					    G_IO_IN | G_IO_HUP | G_IO_ERR),
+		       (GSourceFunc)(void (*)(void))on_qmp, rl),
+		attach(g_unix_signal_source_new(SIGINT), on_signal, rl),
+		attach(g_unix_signal_source_new(SIGTERM), on_signal, rl),
+		attach(g_unix_signal_source_new(SIGHUP), on_signal, rl),
+	};
+
+	rl->tty = isatty(STDERR_FILENO);
+	g_main_loop_run(rl->loop);
+	for (gsize i = 0; i < G_N_ELEMENTS(src); i++) {
+		g_source_destroy(src[i]);
+		g_source_unref(src[i]);
+	}
+	if (rl->tty && !rl->set->quiet)
+		fputc('\n', stderr);
+}
+
+/* Open records.csv (if asked) with its header line. */
+static FILE *open_csv(const IrqstormRunSettings *set, GError **error)
+{
+	g_autofree char *path = NULL;
+	FILE *f;
+
+	if (!set->csv)
+		return NULL;
+	path = g_build_filename(set->out_dir, "records.csv", NULL);
+	f = fopen(path, "we");
+	if (!f) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", path, g_strerror(errno));
+		return NULL;
+	}
+	irqstorm_write_csv_header(f);
+	return f;
+}
+
+/* Run one scenario; returns an IRQSTORM_EXIT_* code. */
+int irqstorm_run(const IrqstormRunSettings *set, GError **error)
+{
+	RunPaths paths = { 0 };
+	RunLoop rl = { .set = set };
+	g_autoptr(IrqstormResults) res = irqstorm_results_new(set);
+	g_autoptr(IrqstormLog) log = NULL;
+	g_autoptr(GError) start_err = NULL;
+	FILE *csv = NULL;
+	int code;
+
+	if (!run_prepare(set, &paths, error)) {
+		run_paths_clear(&paths);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	if (!irqstorm_results_begin(res, error) ||
+	    (set->csv && !(csv = open_csv(set, error)))) {
+		run_paths_clear(&paths);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	rl.loop = g_main_loop_new(NULL, FALSE);
+	rl.start_us = g_get_monotonic_time();
+	rl.deadline_us = rl.start_us + (gint64)set->scenario->timeout_s * G_USEC_PER_SEC;
+	if (run_start(&rl, &paths, &log, csv, &start_err)) {
+		run_loop(&rl);
+		if (rl.guest_shutdown && !rl.child.exited)
+			read_device_counters(&rl, res);
+	} else {
+		rl.stop_reason = g_strdup(start_err->message);
+	}
+	res->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
+	stop_qemu(&rl);
+	if (rl.collector)
+		res->data = irqstorm_collector_finish(rl.collector);
+	if (csv && fclose(csv) != 0 && !rl.stop_reason)
+		rl.stop_reason = g_strdup_printf("writing records.csv failed: %s",
+						 g_strerror(errno));
+	res->guest_shutdown = rl.guest_shutdown;
+	res->shutdown_reason = g_steal_pointer(&rl.shutdown_reason);
+	res->stop_reason = g_steal_pointer(&rl.stop_reason);
+	irqstorm_results_read_console(res, paths.console_path);
+	run_paths_clear(&paths);
+	irqstorm_qmp_free(rl.qmp);
+	g_main_loop_unref(rl.loop);
+
+	code = irqstorm_results_finish(res, error);
+	if (!set->quiet)
+		irqstorm_results_print(res, stdout);
+	return code;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build the guest initramfs for a kernel flavour: Debian's busybox-static,
+# guest-init/init and the irqstorm driver built for that kernel.
+#
+#   scripts/build-initramfs.sh FLAVOUR KERNELDIR OUTDIR
+#
+# Needs KERNELDIR/irqstorm-FLAVOUR.ko and KERNELDIR/gen_init_cpio-FLAVOUR
+# from scripts/build-kernel.sh. Writes OUTDIR/initramfs-FLAVOUR.cpio.gz, byte for
+# byte reproducible (fixed timestamps, gzip -n).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+USAGE="usage: build-initramfs.sh FLAVOUR KERNELDIR OUTDIR"
+FLAVOUR=${1:?$USAGE}
+KDIR=${2:?$USAGE}
+OUT=${3:?$USAGE}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+BUSYBOX=/bin/busybox
+mod=$KDIR/irqstorm-$FLAVOUR.ko
+gen=$KDIR/gen_init_cpio-$FLAVOUR
+[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: install busybox-static (scripts/bootstrap.sh)"
+# ldd fails on a static binary; the guest has no libc to offer a dynamic one.
+! ldd "$BUSYBOX" >/dev/null 2>&1 || die "$BUSYBOX is dynamically linked: install busybox-static"
+[ -f "$mod" ] || die "$mod missing: run scripts/build-kernel.sh $FLAVOUR first"
+[ -x "$gen" ] || die "$gen missing: run scripts/build-kernel.sh $FLAVOUR first"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
+	-e "s|@MODULE@|$(readlink -f "$mod")|" \
+	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
+"$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"
+sync_file "$tmp/initramfs.cpio.gz" "$OUT/initramfs-$FLAVOUR.cpio.gz"
+log "ok: $OUT/initramfs-$FLAVOUR.cpio.gz"

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build a guest kernel flavour and the irqstorm driver from Debian's
+# linux-source-6.12, outside the repository.
+#
+#   scripts/build-kernel.sh FLAVOUR OUTDIR      (FLAVOUR: rt | dyn)
+#
+# $IRQSTORM_CACHE/linux/src-<key>: the unpacked tree with kernel-series/
+#   applied; key hashes the source package version and the series.
+# $IRQSTORM_CACHE/linux/<flavour>-<key>: the O= build; key adds the config
+#   fragments. The driver is built against it (kbuild M=), incrementally.
+# OUTDIR gets symlinks bzImage-FLAVOUR, irqstorm-FLAVOUR.ko, gen_init_cpio-FLAVOUR
+# (the tree's own initramfs tool) and a text file kernel-FLAVOUR-identity.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+FLAVOUR=${1:?usage: build-kernel.sh rt|dyn OUTDIR}
+OUT=${2:?usage: build-kernel.sh rt|dyn OUTDIR}
+KS=$IRQSTORM_TOP/kernel-series
+FRAGS=("$KS/config/common.config" "$KS/config/$FLAVOUR.config")
+[ -f "${FRAGS[1]}" ] || die "unknown kernel flavour '$FLAVOUR' (no ${FRAGS[1]})"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+MAKE=(make -s ARCH=x86_64 -j"$(nproc)")
+
+pkg=linux-source-6.12
+tarball=/usr/src/$pkg.tar.xz
+ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
+	die "$pkg is not installed (run scripts/bootstrap.sh)"
+[ -f "$tarball" ] || die "$tarball missing: reinstall $pkg"
+read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
+[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
+	die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
+
+patches=()
+while read -r p; do
+	[ -n "$p" ] && patches+=("$KS/patches/$p")
+done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$KS/series")
+
+srckey=$(hash_inputs "$pkg=$ver" "$KS/series" "${patches[@]}")
+src=$IRQSTORM_CACHE/linux/src-$srckey
+bkey=$(hash_inputs "$srckey" "${FRAGS[@]}")
+obj=$IRQSTORM_CACHE/linux/$FLAVOUR-$bkey
+mkdir -p "$IRQSTORM_CACHE/linux"
+exec 9>"$IRQSTORM_CACHE/linux/lock"
+flock 9
+
+if [ ! -f "$src/.irqstorm-ready" ]; then
+	log "unpacking $pkg $ver into $src"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar xJf "$tarball" -C "$src.tmp" --strip-components=1
+	for p in "${patches[@]}"; do
+		log "applying ${p##*/}"
+		patch -d "$src.tmp" -p1 --forward --batch --quiet <"$p" ||
+			die "patch ${p##*/} does not apply to $pkg $ver; tree left unfinished in $src.tmp"
+	done
+	mv "$src.tmp" "$src"
+	touch "$src/.irqstorm-ready"
+fi
+
+if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
+	log "configuring $FLAVOUR kernel in $obj (tinyconfig + fragments)"
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	"${MAKE[@]}" -C "$src" O="$obj" tinyconfig >"$obj/config.log" 2>&1
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${FRAGS[@]}") \
+		>>"$obj/config.log" 2>&1
+	"${MAKE[@]}" -C "$src" O="$obj" olddefconfig >>"$obj/config.log" 2>&1
+	# Every requested option must have survived: no silent drops.
+	bad=()
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || bad+=("$line") ;;
+		esac
+	done < <(cat "${FRAGS[@]}")
+	[ "${#bad[@]}" -eq 0 ] || die "kernel config dropped: ${bad[*]} (see $obj/config.log)"
+	touch "$obj/.irqstorm-configured"
+fi
+
+log "building $FLAVOUR kernel in $obj (first time: ~8 CPU-minutes)"
+"${MAKE[@]}" -C "$src" O="$obj" bzImage modules >"$obj/build.log" 2>&1 ||
+	{ grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60 >&2; die "kernel build failed; see $obj/build.log"; }
+
+# The driver: staged beside the build (kbuild writes objects next to the
+# sources), the ABI header taken from the repository by include path.
+mod=$obj/irqstorm-driver
+for f in "$KS"/driver/*; do
+	sync_file "$f" "$mod/${f##*/}"
+done
+"${MAKE[@]}" -C "$obj" M="$mod" IRQSTORM_INCLUDE="$IRQSTORM_TOP/include" W=1 modules \
+	>"$mod/build.log" 2>&1 ||
+	{ cat "$mod/build.log" >&2; die "driver build failed"; }
+if grep -q 'warning:' "$mod/build.log"; then
+	cat "$mod/build.log" >&2
+	die "driver build has warnings"
+fi
+
+release=$(cat "$obj/include/config/kernel.release")
+drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP/include/irqstorm/abi.h" | sha256sum | cut -c1-16)
+printf 'kernel-debian-source=%s %s\nkernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\n' \
+	"$pkg" "$ver" "$release" "$FLAVOUR" "$bkey" "$drvhash" >"$obj/identity.tmp"
+sync_file "$obj/identity.tmp" "$obj/identity"
+link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$FLAVOUR"
+link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$FLAVOUR.ko"
+link_artifact "$obj/identity" "$OUT/kernel-$FLAVOUR-identity"
+link_artifact "$obj/usr/gen_init_cpio" "$OUT/gen_init_cpio-$FLAVOUR"
+log "ok: $OUT/bzImage-$FLAVOUR ($release), driver $drvhash"

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build qemu-system-x86_64 with the irqstorm device from Debian's qemu source.
+#
+#   scripts/build-qemu.sh OUTDIR
+#
+# The QEMU tree and its build live in $IRQSTORM_CACHE/qemu/<key>, where key
+# hashes the Debian source version, this script and the configure line. Our
+# device is staged beside the tree (not copied into it) and QEMU's meson files
+# name it by path, so an edit of qemu-device/ rebuilds in seconds. OUTDIR gets
+# symlinks: qemu-system-x86_64, irqstorm-qtest, and qemu-identity (a text file
+# naming the source version and the hash of the device sources compiled in).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+OUT=${1:?usage: build-qemu.sh OUTDIR}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+FIRMWARE=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+CONFIGURE=(--target-list=x86_64-softmmu --without-default-features
+	--enable-kvm --enable-tcg --enable-fdt=system
+	--with-git-submodules=ignore --disable-docs
+	--firmwarepath="$FIRMWARE")
+
+ver=$(deb_src_version qemu)
+[ -n "$ver" ] || die "apt cannot find the qemu source package (run scripts/bootstrap.sh: it enables deb-src)"
+# The two lines that hook us into QEMU's build (@DIR@: the cache dir).
+HOOK_DEVICE="
+# irqstorm (added by irqstorm's scripts/build-qemu.sh)
+softmmu_ss.add(when: ['CONFIG_PCI', 'CONFIG_MSI_NONBROKEN'],
+               if_true: files('@DIR@/irqstorm/irqstorm.c'))"
+HOOK_QTEST="
+# irqstorm (added by irqstorm's scripts/build-qemu.sh)
+irqstorm_qtest = executable('irqstorm-qtest',
+                            files('@DIR@/irqstorm/irqstorm-qtest.c'),
+                            include_directories: include_directories('.'),
+                            dependencies: [qemuutil, qos])"
+key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$HOOK_DEVICE" "$HOOK_QTEST")
+dir=$IRQSTORM_CACHE/qemu/$key
+mkdir -p "$dir"
+exec 9>"$dir/lock"
+flock 9
+
+if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
+	log "fetching Debian qemu $ver source into $dir"
+	rm -rf "$dir/dl" "$dir/src"
+	mkdir -p "$dir/dl"
+	(cd "$dir/dl" && apt-get source -q "qemu=$ver" >"$dir/fetch.log" 2>&1) ||
+		die "apt-get source qemu=$ver failed; see $dir/fetch.log"
+	mv "$dir"/dl/qemu-*/ "$dir/src"
+	rm -rf "$dir/dl"
+	# Our device and qtest by path, outside QEMU's tree; no Kconfig symbol.
+	printf '%s\n' "${HOOK_DEVICE//@DIR@/$dir}" >>"$dir/src/hw/misc/meson.build"
+	printf '%s\n' "${HOOK_QTEST//@DIR@/$dir}" >>"$dir/src/tests/qtest/meson.build"
+	cp "$dir/src/hw/misc/trace-events" "$dir/trace-events.orig"
+	touch "$dir/src/.irqstorm-hooked"
+fi
+
+# Stage our sources where the hooks point.
+for f in "$IRQSTORM_TOP"/qemu-device/*.c "$IRQSTORM_TOP"/qemu-device/*.h; do
+	[ -e "$f" ] && sync_file "$f" "$dir/irqstorm/${f##*/}"
+done
+sync_file "$IRQSTORM_TOP/include/irqstorm/abi.h" "$dir/irqstorm/irqstorm/abi.h"
+sync_file "$IRQSTORM_TOP/tests/qtest/irqstorm-qtest.c" "$dir/irqstorm/irqstorm-qtest.c"
+# Trace events must live in a directory QEMU's tracetool knows: hw/misc.
+cat "$dir/trace-events.orig" - "$IRQSTORM_TOP/qemu-device/trace-events" \
+	<<<$'\n# irqstorm.c (from irqstorm/qemu-device/trace-events)' >"$dir/trace-events.new"
+sync_file "$dir/trace-events.new" "$dir/src/hw/misc/trace-events"
+
+if [ ! -f "$dir/build/build.ninja" ]; then
+	log "configuring QEMU $ver in $dir/build"
+	rm -rf "$dir/build"
+	mkdir -p "$dir/build"
+	(cd "$dir/build" && PATH=$PLAIN_PATH ../src/configure "${CONFIGURE[@]}" \
+		>"$dir/configure.log" 2>&1) ||
+		{ tail -n 30 "$dir/configure.log" >&2; die "QEMU configure failed; see $dir/configure.log"; }
+fi
+
+log "building QEMU in $dir/build (first time: ~8 CPU-minutes)"
+PATH=$PLAIN_PATH ninja -C "$dir/build" -j"$(nproc)" qemu-system-x86_64 tests/qtest/irqstorm-qtest \
+	>"$dir/build.log" 2>&1 ||
+	{ grep -E -A5 'error|FAILED' "$dir/build.log" | head -n 60 >&2; die "QEMU build failed; see $dir/build.log"; }
+
+# Our sources must compile cleanly; QEMU's own warnings are not ours to fix.
+if grep -A3 "$dir/irqstorm/" "$dir/build.log" | grep -q 'warning:'; then
+	grep -A6 "$dir/irqstorm/" "$dir/build.log" >&2
+	die "warnings in irqstorm sources"
+fi
+
+devhash=$(cat "$dir"/irqstorm/*.c "$dir"/irqstorm/irqstorm/abi.h "$dir/src/hw/misc/trace-events" |
+	sha256sum | cut -c1-16)
+printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\n' "$ver" "$key" "$devhash" \
+	>"$dir/identity.tmp" && sync_file "$dir/identity.tmp" "$dir/identity"
+# Run from its build dir, QEMU looks for firmware under qemu-bundle/: point
+# the configured firmware directories there at Debian's packaged firmware.
+for fw in ${FIRMWARE//:/ }; do
+	[ -e "$dir/build/qemu-bundle$fw" ] || link_artifact "$fw" "$dir/build/qemu-bundle$fw"
+done
+
+link_artifact "$dir/build/qemu-system-x86_64" "$OUT/qemu-system-x86_64"
+link_artifact "$dir/build/tests/qtest/irqstorm-qtest" "$OUT/irqstorm-qtest"
+link_artifact "$dir/identity" "$OUT/qemu-identity"
+log "ok: $OUT/qemu-system-x86_64 (qemu $ver, device $devhash)"

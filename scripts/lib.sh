@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for irqstorm's build scripts. Source it; do not run it.
+
+IRQSTORM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+IRQSTORM_CACHE=${IRQSTORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqstorm}
+# QEMU's configure breaks with a pyenv python3 first in PATH (docs/building.md).
+PLAIN_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# hash_inputs STRING... : 16 hex digits of sha256 over the strings and, for
+# arguments naming files, their contents.
+hash_inputs() {
+	local a
+	for a in "$@"; do
+		if [ -f "$a" ]; then
+			printf 'file %s\n' "${a##*/}"
+			cat "$a"
+		else
+			printf 'str %s\n' "$a"
+		fi
+	done | sha256sum | cut -c1-16
+}
+
+# sync_file SRC DST : copy only when the content differs, so that mtimes
+# (and thus ninja/kbuild incremental rebuilds) move only on real changes.
+sync_file() {
+	if ! cmp -s "$1" "$2"; then
+		install -D -m 0644 "$1" "$2"
+	fi
+}
+
+# deb_src_version PKG : the full version (with epoch) `apt-get source PKG`
+# would fetch: the .dsc it names, matched against apt-cache's list.
+deb_src_version() {
+	local dsc v
+	dsc=$(apt-get source --print-uris "$1" 2>/dev/null |
+		sed -n "s/^'[^']*' $1_\(.*\)\.dsc .*/\1/p" | head -n 1)
+	[ -n "$dsc" ] || return 0
+	for v in $(apt-cache showsrc "$1" | sed -n 's/^Version: //p'); do
+		if [ "${v#*:}" = "$dsc" ]; then
+			echo "$v"
+			return 0
+		fi
+	done
+}
+
+# link_artifact TARGET LINK : make LINK a symlink to TARGET (atomically).
+link_artifact() {
+	mkdir -p "$(dirname "$2")"
+	ln -sfn "$1" "$2.tmp.$$" && mv -Tf "$2.tmp.$$" "$2"
+}

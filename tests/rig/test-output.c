@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of rig/output.c (histfile, CSV, JSON summary) and of the stage
+ * derivation in rig/stages.c that feeds them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "hist.h"
+#include "output.h"
+#include "stages.h"
+
+/* A fresh temporary directory; removed by rmtree_dir(). */
+static char *make_dir(void)
+{
+	g_autoptr(GError) error = NULL;
+	char *dir = g_dir_make_tmp("irqstorm-test-XXXXXX", &error);
+
+	g_assert_no_error(error);
+	return dir;
+}
+
+/* g_ptr_array_sort() comparator for strings. */
+static gint cmp_strp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the entries of dir, sorted, joined by spaces. */
+static char *list_dir(const char *dir)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GDir) d = g_dir_open(dir, 0, &error);
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+
+	g_assert_no_error(error);
+	while ((name = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(name));
+	g_ptr_array_sort(names, cmp_strp);
+	g_ptr_array_add(names, NULL);
+	return g_strjoinv(" ", (char **)names->pdata);
+}
+
+/* Remove dir and the plain files in it. */
+static void rmtree_dir(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	g_assert_nonnull(d);
+	while ((name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, name, NULL);
+
+		g_assert_cmpint(g_unlink(p), ==, 0);
+	}
+	g_assert_cmpint(g_rmdir(dir), ==, 0);
+}
+
+/* Contents of path. */
+static char *slurp(const char *path)
+{
+	g_autoptr(GError) error = NULL;
+	char *text = NULL;
+
+	g_file_get_contents(path, &text, NULL, &error);
+	g_assert_no_error(error);
+	return text;
+}
+
+/* Parse a decimal u64 that must make up the whole of s. */
+static guint64 parse_u64(const char *s)
+{
+	g_autoptr(GError) error = NULL;
+	guint64 v = 0;
+
+	g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, &v, &error);
+	g_assert_no_error(error);
+	return v;
+}
+
+/* ---- histfile ------------------------------------------------------- */
+
+/* The exact bytes of a small microsecond histfile. */
+static void test_histfile_exact_us(void)
+{
+	g_autoptr(IrqstormHist) a = irqstorm_hist_new(1000, 3);
+	g_autoptr(IrqstormHist) b = irqstorm_hist_new(1000, 3);
+	IrqstormHist *hists[] = { a, b };
+	const char *const names[] = { "a", "b" };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
+	g_autofree char *text = NULL;
+
+	irqstorm_hist_add(a, 0);
+	irqstorm_hist_add(a, 500);
+	irqstorm_hist_add(a, 1500);
+	irqstorm_hist_add(a, 2999);
+	irqstorm_hist_add(a, 5000);
+	irqstorm_hist_add(b, 1000);
+
+	g_assert_true(irqstorm_write_histfile(path, hists, names, 2, &error));
+	g_assert_no_error(error);
+	text = slurp(path);
+	g_assert_cmpstr(text, ==,
+			"# Histogram\n"
+			"# Time unit is microseconds\n"
+			"# Bin width is 1 us\n"
+			"# Stages: a b\n"
+			"000000 000002\t000000\n"
+			"000001 000001\t000001\n"
+			"000002 000001\t000000\n"
+			"# Total: 000000004 000000001\n"
+			"# Min Latencies: 00000 00001\n"
+			"# Avg Latencies: 00001 00001\n"
+			"# Max Latencies: 00005 00001\n"
+			"# Histogram Overflows: 00001 00000\n");
+	rmtree_dir(dir);
+}
+
+/* A bin width that is not whole microseconds gives a nanosecond file. */
+static void test_histfile_exact_ns(void)
+{
+	g_autoptr(IrqstormHist) a = irqstorm_hist_new(250, 3);
+	IrqstormHist *hists[] = { a };
+	const char *const names[] = { "done" };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
+	g_autofree char *text = NULL;
+
+	irqstorm_hist_add(a, 260);
+	irqstorm_hist_add(a, 749);
+	irqstorm_hist_add(a, 1234567);
+
+	g_assert_true(irqstorm_write_histfile(path, hists, names, 1, &error));
+	g_assert_no_error(error);
+	text = slurp(path);
+	g_assert_cmpstr(text, ==,
+			"# Histogram\n"
+			"# Time unit is nanoseconds\n"
+			"# Bin width is 250 ns\n"
+			"# Stages: done\n"
+			"000000 000000\n"
+			"000250 000001\n"
+			"000500 000001\n"
+			"# Total: 000000002\n"
+			"# Min Latencies: 00260\n"
+			"# Avg Latencies: 411858\n"
+			"# Max Latencies: 1234567\n"
+			"# Histogram Overflows: 00001\n");
+	rmtree_dir(dir);
+}
+
+/* Parse "# <label>: v v v" into n values. */
+static void parse_footer(char **lines, const char *label, guint n,
+			 guint64 *out)
+{
+	g_autofree char *prefix = g_strdup_printf("# %s:", label);
+	guint i, j;
+
+	for (i = 0; lines[i]; i++) {
+		g_auto(GStrv) f = NULL;
+
+		if (!g_str_has_prefix(lines[i], prefix))
+			continue;
+		f = g_strsplit(lines[i] + strlen(prefix), " ", -1);
+		/* The line starts with a space: f[0] is empty. */
+		g_assert_cmpuint(g_strv_length(f), ==, n + 1);
+		g_assert_cmpstr(f[0], ==, "");
+		for (j = 0; j < n; j++) {
+			g_assert_cmpuint(strlen(f[j + 1]), >=,
+					 strcmp(label, "Total") == 0 ? 9 : 5);
+			out[j] = parse_u64(f[j + 1]);
+		}
+		return;
+	}
+	g_error("no \"%s\" line", prefix);
+}
+
+/* Random data survives a write and a parse of the histfile. */
+static void test_histfile_roundtrip(void)
+{
+	const guint nbins = 500, n = IRQSTORM_STAGE_COUNT;
+	g_autoptr(GRand) rand = g_rand_new_with_seed(4242);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	IrqstormHist *hists[IRQSTORM_STAGE_COUNT];
+	const char *names[IRQSTORM_STAGE_COUNT];
+	guint64 footer[IRQSTORM_STAGE_COUNT];
+	guint i, j, row = 0;
+
+	for (j = 0; j < n; j++) {
+		hists[j] = irqstorm_hist_new(2000, nbins);
+		names[j] = irqstorm_stage_name(j);
+		for (i = 0; i < 20000 * (j + 1); i++)
+			irqstorm_hist_add(hists[j], (guint64)g_rand_int_range(rand, 100, 1100000 + 300000 * (gint32)j));
+	}
+	g_assert_true(irqstorm_write_histfile(path, hists, names, n, &error));
+	g_assert_no_error(error);
+
+	text = slurp(path);
+	lines = g_strsplit(text, "\n", -1);
+	g_assert_cmpstr(lines[0], ==, "# Histogram");
+	g_assert_cmpstr(lines[1], ==, "# Time unit is microseconds");
+	g_assert_cmpstr(lines[3], ==, "# Stages: hardirq thread done handler");
+	for (i = 0; lines[i] && *lines[i]; i++) {
+		g_auto(GStrv) f = NULL;
+
+		if (lines[i][0] == '#')
+			continue;
+		/* cyclictest: "%06d " then tab-separated "%06lu" counts */
+		g_assert_cmpuint(strcspn(lines[i], " "), ==, 6);
+		f = g_strsplit_set(lines[i], " \t", -1);
+		g_assert_cmpuint(g_strv_length(f), ==, n + 1);
+		g_assert_cmpuint(parse_u64(f[0]), ==, row * 2);
+		for (j = 0; j < n; j++)
+			g_assert_cmpuint(parse_u64(f[j + 1]), ==,
+					 irqstorm_hist_bin_count(hists[j], row));
+		row++;
+	}
+	g_assert_cmpuint(row, ==, nbins);
+	g_assert_null(lines[i + 1]);	/* the file ends with "\n" */
+
+	parse_footer(lines, "Total", n, footer);
+	for (j = 0; j < n; j++)
+		g_assert_cmpuint(footer[j], ==, irqstorm_hist_count(hists[j]) -
+				 irqstorm_hist_overflows(hists[j]));
+	parse_footer(lines, "Min Latencies", n, footer);
+	for (j = 0; j < n; j++)
+		g_assert_cmpuint(footer[j], ==, irqstorm_hist_min(hists[j]) / 1000);
+	parse_footer(lines, "Avg Latencies", n, footer);
+	for (j = 0; j < n; j++)
+		g_assert_cmpuint(footer[j], ==,
+				 irqstorm_hist_avg_floor(hists[j]) / 1000);
+	parse_footer(lines, "Max Latencies", n, footer);
+	for (j = 0; j < n; j++)
+		g_assert_cmpuint(footer[j], ==, irqstorm_hist_max(hists[j]) / 1000);
+	parse_footer(lines, "Histogram Overflows", n, footer);
+	for (j = 0; j < n; j++) {
+		g_assert_cmpuint(footer[j], ==, irqstorm_hist_overflows(hists[j]));
+		g_assert_cmpuint(footer[j], >, 0);
+	}
+
+	for (j = 0; j < n; j++)
+		irqstorm_hist_free(hists[j]);
+	rmtree_dir(dir);
+}
+
+/* A failed write leaves the old file alone and no temporary behind. */
+static void test_histfile_atomic(void)
+{
+	g_autoptr(IrqstormHist) a = irqstorm_hist_new(1000, 10);
+	g_autoptr(IrqstormHist) b = irqstorm_hist_new(1000, 11);
+	IrqstormHist *hists[] = { a, b };
+	const char *const names[] = { "a", "b" };
+	const char *const bad_names[] = { "a", "b c" };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
+	g_autofree char *nodir = g_build_filename(dir, "missing", "hist.txt", NULL);
+	g_autofree char *text = NULL;
+	g_autofree char *ls = NULL;
+
+	g_file_set_contents(path, "old\n", -1, &error);
+	g_assert_no_error(error);
+
+	/* Mismatched bins. */
+	g_assert_false(irqstorm_write_histfile(path, hists, names, 2, &error));
+	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+	g_assert_nonnull(strstr(error->message, "histogram 1 has 11 bins"));
+	g_clear_error(&error);
+
+	/* A name that would break the columns. */
+	g_assert_false(irqstorm_write_histfile(path, &hists[1], &bad_names[1], 1,
+					       &error));
+	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+	g_clear_error(&error);
+
+	/* A directory that does not exist. */
+	g_assert_false(irqstorm_write_histfile(nodir, hists, names, 1, &error));
+	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+	g_clear_error(&error);
+
+	text = slurp(path);
+	g_assert_cmpstr(text, ==, "old\n");
+	ls = list_dir(dir);
+	g_assert_cmpstr(ls, ==, "hist.txt");
+
+	/* Success replaces the file, and leaves nothing else. */
+	irqstorm_hist_add(a, 1);
+	g_assert_true(irqstorm_write_histfile(path, hists, names, 1, &error));
+	g_assert_no_error(error);
+	g_clear_pointer(&text, g_free);
+	text = slurp(path);
+	g_assert_true(g_str_has_prefix(text, "# Histogram\n"));
+	g_assert_nonnull(strstr(text, "\n# Histogram Overflows: 00000\n"));
+	g_clear_pointer(&ls, g_free);
+	ls = list_dir(dir);
+	g_assert_cmpstr(ls, ==, "hist.txt");
+	rmtree_dir(dir);
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+/* Missing stamps are empty fields; everything else is decimal. */
+static void test_csv(void)
+{
+	const struct irqstorm_record recs[] = {
+		{ .seq = 1, .t_raise = 100, .t_hardirq = 150, .t_thread = 170,
+		  .t_done = 200, .channel = 0, .coalesced = 0,
+		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_THREAD |
+			   IRQSTORM_REC_DONE },
+		{ .seq = 2, .t_raise = 300, .t_hardirq = 999, .t_thread = 999,
+		  .t_done = 999, .channel = 3, .coalesced = 4,
+		  .flags = IRQSTORM_REC_INCOMPLETE | IRQSTORM_REC_COALESCED },
+		{ .seq = G_MAXUINT64, .t_raise = G_MAXUINT64, .t_hardirq = 1,
+		  .t_done = 2, .channel = G_MAXUINT32, .coalesced = 7,
+		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE |
+			   IRQSTORM_REC_LEVEL },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	guint i;
+
+	g_assert_nonnull(f);
+	g_assert_true(irqstorm_write_csv_header(f));
+	for (i = 0; i < G_N_ELEMENTS(recs); i++)
+		g_assert_true(irqstorm_write_csv_record(f, &recs[i]));
+	g_assert_cmpint(fclose(f), ==, 0);
+	g_assert_cmpstr(buf, ==,
+			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced\n"
+			"1,0,7,100,150,170,200,0\n"
+			"2,3,48,300,,,,4\n"
+			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7\n");
+	free(buf);
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+/* Integer member name of object o. */
+static gint64 member_int(JsonObject *o, const char *name)
+{
+	JsonNode *n = json_object_get_member(o, name);
+
+	g_assert_nonnull(n);
+	g_assert_cmpint(json_node_get_value_type(n), ==, G_TYPE_INT64);
+	return json_node_get_int(n);
+}
+
+/* The summary survives a write and a parse, and matches the histogram. */
+static void test_json_summary(void)
+{
+	static const struct {
+		const char *name;
+		double p;
+	} pcts[] = {
+		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 },
+		{ "p99_99", 99.99 },
+	};
+	g_autoptr(IrqstormHist) h = irqstorm_hist_new(1000, 100);
+	g_autoptr(IrqstormHist) empty = irqstorm_hist_new(500, 10);
+	g_autoptr(GRand) rand = g_rand_new_with_seed(7);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
+	g_autofree char *ls = NULL;
+	JsonObject *top, *o, *hist, *e;
+	g_autoptr(GList) keys = NULL;
+	guint64 total = 0;
+	guint i, nonzero = 0;
+	GList *l;
+
+	for (i = 0; i < 50000; i++)
+		irqstorm_hist_add(h, (guint64)g_rand_int_range(rand, 2000, 60000));
+	irqstorm_hist_add(h, 7654321);	/* one overflow */
+
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "hardirq");
+	json_builder_add_value(b, irqstorm_summary_stage_json(h));
+	json_builder_set_member_name(b, "thread");
+	json_builder_add_value(b, irqstorm_summary_stage_json(empty));
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+
+	g_assert_true(irqstorm_write_json_file(path, root, &error));
+	g_assert_no_error(error);
+	ls = list_dir(dir);
+	g_assert_cmpstr(ls, ==, "summary.json");
+
+	json_parser_load_from_file(parser, path, &error);
+	g_assert_no_error(error);
+	top = json_node_get_object(json_parser_get_root(parser));
+	o = json_object_get_object_member(top, "hardirq");
+	g_assert_nonnull(o);
+
+	g_assert_cmpint(member_int(o, "cycles"), ==, 50001);
+	g_assert_cmpint(member_int(o, "min"), ==, (gint64)irqstorm_hist_min(h));
+	g_assert_cmpint(member_int(o, "max"), ==, 7654321);
+	g_assert_cmpint(member_int(o, "overflows"), ==, 1);
+	g_assert_cmpint(member_int(o, "bin_ns"), ==, 1000);
+	g_assert_cmpfloat(json_object_get_double_member(o, "avg"), ==,
+			  irqstorm_hist_avg(h));
+	for (i = 0; i < G_N_ELEMENTS(pcts); i++)
+		g_assert_cmpint(member_int(o, pcts[i].name), ==,
+				(gint64)irqstorm_hist_percentile(h, pcts[i].p));
+	/* With 1 overflow among 50001, p99.99 is in range but p100 is not. */
+	g_assert_cmpint(member_int(o, "p99_99"), <=, 60000);
+
+	hist = json_object_get_object_member(o, "histogram");
+	g_assert_nonnull(hist);
+	keys = json_object_get_members(hist);
+	for (l = keys; l; l = l->next) {
+		guint64 edge = parse_u64(l->data);
+		gint64 c = member_int(hist, l->data);
+
+		g_assert_cmpuint(edge % 1000, ==, 0);
+		g_assert_cmpint(c, >, 0);
+		g_assert_cmpint(c, ==, (gint64)irqstorm_hist_bin_count(h, (guint)(edge / 1000)));
+		total += (guint64)c;
+	}
+	for (i = 0; i < irqstorm_hist_nbins(h); i++)
+		nonzero += irqstorm_hist_bin_count(h, i) != 0;
+	g_assert_cmpuint(g_list_length(keys), ==, nonzero);
+	g_assert_cmpuint(nonzero, ==, 58);	/* bins 2..59 */
+	g_assert_cmpuint(total, ==, 50000);
+
+	e = json_object_get_object_member(top, "thread");
+	g_assert_cmpint(member_int(e, "cycles"), ==, 0);
+	g_assert_true(json_object_get_null_member(e, "min"));
+	g_assert_true(json_object_get_null_member(e, "avg"));
+	g_assert_true(json_object_get_null_member(e, "max"));
+	g_assert_true(json_object_get_null_member(e, "p99_9"));
+	g_assert_cmpint(member_int(e, "overflows"), ==, 0);
+	g_assert_cmpuint(json_object_get_size(json_object_get_object_member(e, "histogram")), ==, 0);
+
+	rmtree_dir(dir);
+}
+
+/* A JSON write into a missing directory fails cleanly. */
+static void test_json_write_error(void)
+{
+	g_autoptr(JsonNode) root = json_node_new(JSON_NODE_OBJECT);
+	g_autoptr(GError) error = NULL;
+
+	json_node_take_object(root, json_object_new());
+	g_assert_false(irqstorm_write_json_file("/nonexistent/dir/x.json", root,
+						&error));
+	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* ---- stages --------------------------------------------------------- */
+
+/* Stage values, their required flags, and negative differences. */
+static void test_stages(void)
+{
+	struct irqstorm_record r = {
+		.t_raise = 1000, .t_hardirq = 1300, .t_thread = 2000,
+		.t_done = 2600,
+		.flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_THREAD |
+			 IRQSTORM_REC_DONE,
+	};
+	IrqstormStage st;
+	guint64 v = 42;
+
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_HARDIRQ, &v));
+	g_assert_cmpuint(v, ==, 300);
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_THREAD, &v));
+	g_assert_cmpuint(v, ==, 1000);
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_DONE, &v));
+	g_assert_cmpuint(v, ==, 1600);
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+	g_assert_cmpuint(v, ==, 600);
+
+	/* Without a thread stamp the handler runs from the hardirq. */
+	r.flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_THREAD, &v));
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+	g_assert_cmpuint(v, ==, 1300);
+
+	/* Neither: no handler; no done: no done nor handler. */
+	r.flags = IRQSTORM_REC_DONE;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_DONE, &v));
+	r.flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_THREAD |
+		  IRQSTORM_REC_INCOMPLETE;
+	v = 42;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_DONE, &v));
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+	g_assert_cmpuint(v, ==, 42);
+
+	/* A stamp before the raise is refused, zero is fine. */
+	r.flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE;
+	r.t_hardirq = 999;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_HARDIRQ, &v));
+	r.t_hardirq = 1000;
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_HARDIRQ, &v));
+	g_assert_cmpuint(v, ==, 0);
+	r.t_done = 999;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+
+	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_HARDIRQ), ==, "hardirq");
+	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_THREAD), ==, "thread");
+	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_DONE), ==, "done");
+	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_HANDLER), ==, "handler");
+	g_assert_null(irqstorm_stage_name(IRQSTORM_STAGE_COUNT));
+	g_assert_true(irqstorm_stage_from_name("handler", &st));
+	g_assert_cmpint(st, ==, IRQSTORM_STAGE_HANDLER);
+	g_assert_false(irqstorm_stage_from_name("bogus", &st));
+}
+
+/* Register and run the tests. */
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/output/histfile/exact-us", test_histfile_exact_us);
+	g_test_add_func("/output/histfile/exact-ns", test_histfile_exact_ns);
+	g_test_add_func("/output/histfile/roundtrip", test_histfile_roundtrip);
+	g_test_add_func("/output/histfile/atomic", test_histfile_atomic);
+	g_test_add_func("/output/csv", test_csv);
+	g_test_add_func("/output/json/summary", test_json_summary);
+	g_test_add_func("/output/json/write-error", test_json_write_error);
+	g_test_add_func("/output/stages", test_stages);
+	return g_test_run();
+}

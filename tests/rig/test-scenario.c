@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Scenario parsing: defaults, every kind of value, every validation error
+ * (with the file, group and key in the message), --set overrides, and the
+ * effective-scenario round trip.
+ */
+#include <glib.h>
+
+#include "machine.h"
+#include "results.h"
+#include "scenario.h"
+
+static IrqstormScenario *load(const char *text, GError **error)
+{
+	return irqstorm_scenario_load_data("test.ini", text, error);
+}
+
+static void test_defaults(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("", &err);
+
+	g_assert_no_error(err);
+	g_assert_cmpint(sc->accel, ==, IRQSTORM_ACCEL_TCG);
+	g_assert_cmpuint(sc->cpus, ==, 1);
+	g_assert_cmpint(sc->icount_shift, ==, 3);
+	g_assert_cmpstr(sc->flavour, ==, "rt");
+	g_assert_cmpuint(sc->period_ns, ==, 1000000);
+	g_assert_cmpint(sc->threading, ==, IRQSTORM_THREADING_THREADED);
+	g_assert_cmpuint(sc->duration_ms, ==, 1000);
+	g_assert_cmpuint(sc->log_mb, ==, 16);
+}
+
+static void test_values(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load(
+		"[machine]\naccel = auto\ncpus = 1\nicount = off\nmemory_mb = 512\n"
+		"[kernel]\nflavour = dyn\ncmdline = preempt=full threadirqs\n"
+		"[channel0]\nrate = 20000\nthreading = hardirq\n"
+		"[run]\nduration = 0.25\ntimeout = 60\nbin_ns = 100\nbins = 500\nlog_mb = 4\n",
+		&err);
+
+	g_assert_no_error(err);
+	g_assert_cmpint(sc->accel, ==, IRQSTORM_ACCEL_AUTO);
+	g_assert_cmpint(sc->icount_shift, ==, IRQSTORM_ICOUNT_OFF);
+	g_assert_cmpuint(sc->memory_mb, ==, 512);
+	g_assert_cmpstr(sc->flavour, ==, "dyn");
+	g_assert_cmpstr(sc->cmdline, ==, "preempt=full threadirqs");
+	g_assert_cmpuint(sc->period_ns, ==, 50000);
+	g_assert_cmpint(sc->threading, ==, IRQSTORM_THREADING_HARDIRQ);
+	g_assert_cmpuint(sc->duration_ms, ==, 250);
+	g_assert_cmpuint(sc->timeout_s, ==, 60);
+	g_assert_cmpuint(sc->bin_ns, ==, 100);
+	g_assert_cmpuint(sc->bins, ==, 500);
+	g_assert_cmpuint(sc->log_mb, ==, 4);
+}
+
+/* Each bad input gives its error code and a message naming group and key. */
+static void test_errors(void)
+{
+	static const struct {
+		const char *text;
+		int code;
+		const char *needle;
+	} cases[] = {
+		{ "[machine\n", IRQSTORM_SCENARIO_ERROR_PARSE, "test.ini" },
+		{ "[bogus]\nx = 1\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "[bogus]" },
+		{ "[machine]\ncpu = 1\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "'cpu'" },
+		{ "[machine]\ncpus = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[machine] cpus = '0'" },
+		{ "[machine]\ncpus = 2x\n", IRQSTORM_SCENARIO_ERROR_VALUE, "cpus" },
+		{ "[machine]\ncpus = -1\n", IRQSTORM_SCENARIO_ERROR_VALUE, "cpus" },
+		{ "[machine]\ncpus = 99999999999999999999\n", IRQSTORM_SCENARIO_ERROR_VALUE, "cpus" },
+		{ "[machine]\naccel = xen\n", IRQSTORM_SCENARIO_ERROR_VALUE, "tcg, kvm, auto" },
+		{ "[machine]\nicount = 11\n", IRQSTORM_SCENARIO_ERROR_VALUE, "icount" },
+		{ "[machine]\nicount = auto\n", IRQSTORM_SCENARIO_ERROR_VALUE, "'off'" },
+		{ "[machine]\nallow_smp_icount = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE, "true or false" },
+		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
+		{ "[channel0]\nrate = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
+		{ "[channel0]\nrate = nan\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
+		{ "[channel0]\nrate = 1e12\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
+		{ "[channel0]\nthreading = soft\n", IRQSTORM_SCENARIO_ERROR_VALUE, "hardirq" },
+		{ "[run]\nduration = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
+		{ "[run]\nduration = 0.0001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
+		{ "[run]\nlog_mb = 3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "power of two" },
+		{ "[machine]\naccel = kvm\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "icount" },
+		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load(cases[i].text, &err);
+
+		g_test_message("case %zu: %s", i, cases[i].text);
+		g_assert_null(sc);
+		g_assert_error(err, IRQSTORM_SCENARIO_ERROR, cases[i].code);
+		g_assert_nonnull(strstr(err->message, cases[i].needle));
+		g_assert_nonnull(strstr(err->message, "test.ini"));
+	}
+}
+
+/* The documented ways out of the icount/SMP refusal. */
+static void test_smp(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) a = load("[machine]\ncpus = 2\nicount = off\n", &err);
+	g_autoptr(IrqstormScenario) b = NULL;
+
+	g_assert_no_error(err);
+	g_assert_cmpuint(a->cpus, ==, 2);
+	b = load("[machine]\ncpus = 2\nallow_smp_icount = true\n", &err);
+	g_assert_no_error(err);
+	g_assert_true(b->allow_smp_icount);
+}
+
+static void test_set(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("", &err);
+
+	g_assert_true(irqstorm_scenario_set(sc, "channel0.rate=100000", &err));
+	g_assert_cmpuint(sc->period_ns, ==, 10000);
+	g_assert_true(irqstorm_scenario_set(sc, "kernel.cmdline=a=b c", &err));
+	g_assert_cmpstr(sc->cmdline, ==, "a=b c");
+	g_assert_false(irqstorm_scenario_set(sc, "channel0.rate", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE);
+	g_clear_error(&err);
+	g_assert_false(irqstorm_scenario_set(sc, "nope.rate=1", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN);
+	g_clear_error(&err);
+	g_assert_false(irqstorm_scenario_set(sc, "machine.cpus=4", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT);
+}
+
+/* The effective scenario written out parses back to the same values. */
+static void test_round_trip(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) a = load("[channel0]\nrate = 3000\n"
+					     "[run]\nduration = 1.5\n", &err);
+	g_autofree char *ini = irqstorm_scenario_to_ini(a);
+	g_autoptr(IrqstormScenario) b = load(ini, &err);
+	g_autofree char *ini2 = NULL;
+
+	g_assert_no_error(err);
+	g_assert_cmpuint(b->period_ns, ==, a->period_ns);
+	g_assert_cmpuint(b->duration_ms, ==, 1500);
+	ini2 = irqstorm_scenario_to_ini(b);
+	g_assert_cmpstr(ini, ==, ini2);
+}
+
+/* TRUE if argv has option opt immediately followed by a value containing val. */
+static gboolean has_opt(char **argv, const char *opt, const char *val)
+{
+	for (gsize i = 0; argv[i] && argv[i + 1]; i++)
+		if (!g_strcmp0(argv[i], opt) && strstr(argv[i + 1], val))
+			return TRUE;
+	return FALSE;
+}
+
+/* The QEMU command line: deterministic flags, doubled commas in paths. */
+static void test_argv(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("[channel0]\nrate = 4000\n", &err);
+	IrqstormMachinePaths p = {
+		.qemu = "/q", .kernel = "/k", .initrd = "/i", .log_path = "/t/a,b",
+		.qmp_path = "/t/q", .console_path = "/o/c", .guest_conf_path = "/t/g",
+	};
+	g_auto(GStrv) argv = irqstorm_machine_argv(sc, &p);
+	g_autofree char *line = irqstorm_argv_to_shell((const char *const *)argv);
+	g_auto(GStrv) back = NULL;
+
+	g_assert_cmpstr(argv[0], ==, "/q");
+	g_assert_true(has_opt(argv, "-icount", "shift=3,sleep=off"));
+	g_assert_true(has_opt(argv, "-rtc", "clock=vm"));
+	g_assert_true(has_opt(argv, "-smp", "1"));
+	g_assert_true(has_opt(argv, "-accel", "tcg"));
+	g_assert_true(has_opt(argv, "-object", "mem-path=/t/a,,b,"));
+	g_assert_true(has_opt(argv, "-device", "ch0-period-ns=250000"));
+	g_assert_true(g_strv_contains((const char *const *)argv, "-no-shutdown"));
+	/* The printed command line parses back to the same argv. */
+	g_assert_true(g_shell_parse_argv(line, NULL, &back, &err));
+	g_assert_true(g_strv_equal((const char *const *)argv, (const char *const *)back));
+
+	g_assert_true(irqstorm_scenario_set(sc, "machine.icount=off", &err));
+	g_strfreev(argv);
+	argv = irqstorm_machine_argv(sc, &p);
+	g_assert_false(g_strv_contains((const char *const *)argv, "-icount"));
+}
+
+static void test_result_line(void)
+{
+	g_autoptr(GHashTable) kv = irqstorm_parse_result_line(
+		"boot\nIRQSTORM-RESULT status=error\nxIRQSTORM-RESULT status=fake\n"
+		"IRQSTORM-RESULT status=ok handled=42 mode=threaded\r\nend\n");
+	g_autoptr(GHashTable) none = irqstorm_parse_result_line("no result here\n");
+
+	g_assert_nonnull(kv);
+	g_assert_cmpstr(g_hash_table_lookup(kv, "status"), ==, "ok");
+	g_assert_cmpstr(g_hash_table_lookup(kv, "handled"), ==, "42");
+	g_assert_cmpstr(g_hash_table_lookup(kv, "mode"), ==, "threaded");
+	g_assert_null(none);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/scenario/defaults", test_defaults);
+	g_test_add_func("/scenario/values", test_values);
+	g_test_add_func("/scenario/errors", test_errors);
+	g_test_add_func("/scenario/smp", test_smp);
+	g_test_add_func("/scenario/set", test_set);
+	g_test_add_func("/scenario/round-trip", test_round_trip);
+	g_test_add_func("/machine/argv", test_argv);
+	g_test_add_func("/results/result-line", test_result_line);
+	return g_test_run();
+}
