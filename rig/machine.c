@@ -81,6 +81,10 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	add_accel(a, sc);
 	add(a, "-cpu");
 	add(a, "max");
+	/* RDRAND (and so KASLR, stack canaries, hash seeds) from a seeded
+	 * generator: without it no two runs execute the same instructions. */
+	add(a, "-seed");
+	addf(a, "%" G_GUINT64_FORMAT, sc->seed);
 	add(a, "-smp");
 	addf(a, "%u", sc->cpus);
 	add(a, "-m");

@@ -143,8 +143,9 @@ static char *incomplete_reason(const IrqstormResults *res)
 	if (!res->guest_shutdown)
 		return g_strdup("the guest never powered off");
 	if (!status)
-		return g_strdup_printf("the guest powered off (%s) without a "
-				       "result line", res->shutdown_reason);
+		return g_strdup_printf("the guest stopped (QEMU SHUTDOWN, reason "
+				       "%s) without a result line; see console.log",
+				       res->shutdown_reason);
 	if (g_strcmp0(status, "ok"))
 		return g_strdup_printf("the guest reported status=%s reason=%s",
 				       status, guest_value(res, "reason") ?: "?");

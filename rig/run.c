@@ -32,6 +32,7 @@
 #include "results.h"
 
 #define QMP_CONNECT_MS	10000	/* QEMU start to QMP greeting */
+#define QMP_RETRY_MS	200	/* between checks that QEMU still lives */
 #define QMP_COMMAND_MS	5000
 #define QUIT_GRACE_MS	5000
 #define TICK_MS		100
@@ -304,6 +305,35 @@ static void stop_qemu(RunLoop *rl)
 	irqstorm_child_kill(&rl->child);
 }
 
+/* Connect to QEMU's QMP socket, giving up early if QEMU exits first. */
+static IrqstormQmp *connect_qmp(RunLoop *rl, RunPaths *p, GError **error)
+{
+	gint64 deadline = g_get_monotonic_time() + QMP_CONNECT_MS * 1000;
+
+	for (;;) {
+		g_autoptr(GError) err = NULL;
+		IrqstormQmp *q = irqstorm_qmp_connect(p->qmp_path, QMP_RETRY_MS, &err);
+
+		if (q)
+			return q;
+		if (irqstorm_child_reap(&rl->child, 0)) {
+			g_autofree char *how = irqstorm_child_describe_exit(&rl->child);
+
+			g_set_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT,
+				    "QEMU %s at start; its output is in %s", how,
+				    p->stderr_path);
+			return NULL;
+		}
+		if (!g_error_matches(err, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT) ||
+		    g_get_monotonic_time() >= deadline) {
+			g_propagate_prefixed_error(error, g_steal_pointer(&err),
+						   "QEMU did not start (see %s): ",
+						   p->stderr_path);
+			return NULL;
+		}
+	}
+}
+
 /* Start QEMU, connect, start the collector, let the guest go. */
 static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 			  FILE *csv, GError **error)
@@ -330,12 +360,9 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 		return FALSE;
 	}
 	close(out_fd);
-	rl->qmp = irqstorm_qmp_connect(p->qmp_path, QMP_CONNECT_MS, error);
-	if (!rl->qmp) {
-		irqstorm_child_reap(&rl->child, 1000);
-		g_prefix_error(error, "QEMU did not start (see %s): ", p->stderr_path);
+	rl->qmp = connect_qmp(rl, p, error);
+	if (!rl->qmp)
 		return FALSE;
-	}
 	*log = open_log(p->log_path, error);
 	if (!*log)
 		return FALSE;

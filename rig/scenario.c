@@ -46,6 +46,7 @@ static const KeyDesc keys[] = {
 	{ "machine", "memory_mb", KEY_UINT, OFF(memory_mb), 64, 65536, NULL },
 	{ "machine", "icount", KEY_ICOUNT, OFF(icount_shift), 0, 10, NULL },
 	{ "machine", "allow_smp_icount", KEY_BOOL, OFF(allow_smp_icount), 0, 0, NULL },
+	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
 	{ "channel0", "rate", KEY_RATE, OFF(period_ns), 1, 10000000, NULL },
@@ -65,6 +66,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->cpus = 1;
 	sc->memory_mb = 256;
 	sc->icount_shift = 3;
+	sc->seed = 1;
 	sc->flavour = g_strdup("rt");
 	sc->cmdline = g_strdup("");
 	sc->period_ns = 1000000;		/* 1 kHz */

@@ -41,6 +41,7 @@ typedef struct {
 	guint memory_mb;
 	int icount_shift;		/* IRQSTORM_ICOUNT_OFF or 0..10 */
 	gboolean allow_smp_icount;	/* results then flagged as artifacts */
+	guint64 seed;			/* QEMU -seed: the guest's RDRAND */
 
 	/* [kernel] */
 	char *flavour;			/* "rt" or "dyn" */

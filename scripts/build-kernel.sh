@@ -10,7 +10,8 @@
 # $IRQSTORM_CACHE/linux/<flavour>-<key>: the O= build; key adds the config
 #   fragments. The driver is built against it (kbuild M=), incrementally.
 # OUTDIR gets symlinks bzImage-FLAVOUR, irqstorm-FLAVOUR.ko, gen_init_cpio-FLAVOUR
-# (the tree's own initramfs tool) and a text file kernel-FLAVOUR-identity.
+# (the tree's own initramfs tool), linux-source-FLAVOUR (the patched tree, for
+# its scripts/checkpatch.pl) and a text file kernel-FLAVOUR-identity.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -105,4 +106,5 @@ link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$FLAVOUR"
 link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$FLAVOUR.ko"
 link_artifact "$obj/identity" "$OUT/kernel-$FLAVOUR-identity"
 link_artifact "$obj/usr/gen_init_cpio" "$OUT/gen_init_cpio-$FLAVOUR"
+link_artifact "$src" "$OUT/linux-source-$FLAVOUR"
 log "ok: $OUT/bzImage-$FLAVOUR ($release), driver $drvhash"

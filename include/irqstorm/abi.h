@@ -12,9 +12,18 @@
 #ifndef IRQSTORM_ABI_H
 #define IRQSTORM_ABI_H
 
+/*
+ * uint32_t/uint64_t rather than uint32_t/uint64_t: they are the same types as the
+ * ones QEMU and the rig use (unsigned long, not unsigned long long, on
+ * x86_64), and the kernel defines them too.
+ */
 #ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
+#include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #endif
 
@@ -53,8 +62,8 @@
 /* Per-channel blocks: channel n's register r is at CH_BASE + n*CH_STRIDE + r. */
 #define IRQSTORM_REG_CH_BASE		0x100
 #define IRQSTORM_REG_CH_STRIDE		0x040
-#define IRQSTORM_CH_SEQ			0x00	/* RO: low 32 bits of the seq of the
-						 * channel's pending event; 0: none */
+/* RO: low 32 bits of the seq of the channel's pending event; 0: none */
+#define IRQSTORM_CH_SEQ			0x00
 #define IRQSTORM_CH_RAISED		0x04	/* RO: raises so far (low 32 bits) */
 
 #define IRQSTORM_REG_CH(n, r) \
@@ -120,13 +129,13 @@ struct irqstorm_record {
 #define IRQSTORM_LOG_OFF_LOST		72u
 #define IRQSTORM_LOG_OFF_CONSUMER	128u
 
-_Static_assert(sizeof(struct irqstorm_record) == 64, "record is 64 bytes");
-_Static_assert(sizeof(struct irqstorm_log_header) == 192, "header layout");
-_Static_assert(__builtin_offsetof(struct irqstorm_log_header, producer) ==
+static_assert(sizeof(struct irqstorm_record) == 64, "record is 64 bytes");
+static_assert(sizeof(struct irqstorm_log_header) == 192, "header layout");
+static_assert(offsetof(struct irqstorm_log_header, producer) ==
 	       IRQSTORM_LOG_OFF_PRODUCER, "producer offset");
-_Static_assert(__builtin_offsetof(struct irqstorm_log_header, lost) ==
+static_assert(offsetof(struct irqstorm_log_header, lost) ==
 	       IRQSTORM_LOG_OFF_LOST, "lost offset");
-_Static_assert(__builtin_offsetof(struct irqstorm_log_header, consumer) ==
+static_assert(offsetof(struct irqstorm_log_header, consumer) ==
 	       IRQSTORM_LOG_OFF_CONSUMER, "consumer offset");
 
 #endif /* IRQSTORM_ABI_H */

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Faults end a run within a bound, with exit status 1, a clear reason in
+# INCOMPLETE, no QEMU left running and no private files left behind:
+#   QEMU that fails to start, a guest that never finishes, a guest that
+#   dies without a result, QEMU killed with SIGKILL mid-run, and ^C.
+#
+#   faults.sh IRQSTORM SCENARIO QEMU-DIR
+set -euo pipefail
+irqstorm=$1
+scenario=$2
+qemu_dir=$3
+work=$(mktemp -d)
+export TMPDIR=$work/tmp	# the rig's private directories go here
+mkdir -p "$TMPDIR"
+cleanup() {
+	pkill -KILL -f "$TMPDIR/irqstorm-" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect NAME STATUS REASON-REGEX : the run's status, reason, and leftovers
+expect() {
+	local name=$1 want=$2 re=$3 got=$4
+	[ "$got" -eq "$want" ] || fail "$name: exit status $got, expected $want"
+	[ -f "$work/$name/INCOMPLETE" ] || fail "$name: no INCOMPLETE marker"
+	grep -Eq "$re" "$work/$name/INCOMPLETE" ||
+		fail "$name: INCOMPLETE says '$(cat "$work/$name/INCOMPLETE")', expected /$re/"
+	[ -f "$work/$name/summary.json" ] || fail "$name: no summary.json"
+	jq -e '.complete == false' "$work/$name/summary.json" >/dev/null ||
+		fail "$name: summary.json does not say incomplete"
+	! pgrep -f "$TMPDIR/irqstorm-" >/dev/null || fail "$name: a QEMU process survived"
+	[ -z "$(ls -A "$TMPDIR")" ] || fail "$name: private files left: $(ls "$TMPDIR")"
+	echo "ok: $name: $(cat "$work/$name/INCOMPLETE")"
+}
+
+run() {	# run NAME [irqstorm run options]; sets $status
+	local name=$1
+	shift
+	status=0
+	"$irqstorm" run "$scenario" --out "$work/$name" --quiet "$@" 2>"$work/$name.err" || status=$?
+}
+
+# 1. QEMU exits at once (a fake one that fails like a bad command line).
+mkdir -p "$work/fakeqemu"
+printf '#!/bin/sh\necho "qemu-system-x86_64: fake failure" >&2\nexit 3\n' \
+	>"$work/fakeqemu/qemu-system-x86_64"
+chmod +x "$work/fakeqemu/qemu-system-x86_64"
+run start-fails --qemu-dir "$work/fakeqemu"
+expect start-fails 1 'QEMU exited with status 3' "$status"
+grep -q 'fake failure' "$work/start-fails/qemu.log" || fail "start-fails: QEMU's stderr not saved"
+
+# 2. The guest never finishes: init is `yes`, forever. Bounded by [run] timeout.
+start=$(date +%s)
+run hang --set run.timeout=5 --set 'kernel.cmdline=rdinit=/bin/busybox -- yes'
+expect hang 1 'did not finish within 5 s' "$status"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "hang: took $(($(date +%s) - start)) s"
+
+# 3. The guest dies without a result line (init exits: panic, reboot, and
+#    -no-reboot turns that into the end of the run).
+run init-dies --set 'kernel.cmdline=rdinit=/bin/busybox -- false'
+expect init-dies 1 'without a result line' "$status"
+
+# 4. QEMU killed with SIGKILL mid-run.
+"$irqstorm" run "$scenario" --out "$work/killed" --quiet --set run.duration=600 &
+rig=$!
+for _ in $(seq 100); do
+	pid=$(pgrep -f "$TMPDIR/irqstorm-" | head -n 1) && break
+	sleep 0.1
+done
+[ -n "${pid:-}" ] || fail "killed: QEMU never appeared"
+sleep 1
+kill -KILL "$pid"
+status=0
+wait "$rig" || status=$?
+expect killed 1 'QEMU killed by signal 9' "$status"
+
+# 5. ^C (SIGINT) to the rig mid-run.
+"$irqstorm" run "$scenario" --out "$work/sigint" --quiet --set run.duration=600 &
+rig=$!
+sleep 3
+kill -INT "$rig"
+status=0
+wait "$rig" || status=$?
+expect sigint 1 'interrupted by a signal' "$status"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Kernel style: the tree's own scripts/checkpatch.pl --strict must report
+# 0 errors, 0 warnings and 0 checks on every patch of kernel-series/ and on
+# the driver's sources.
+#
+#   checkpatch.sh LINUX-SOURCE-DIR REPO-TOP
+set -euo pipefail
+src=$1
+top=$2
+cp=$src/scripts/checkpatch.pl
+[ -f "$cp" ] || { echo "no $cp" >&2; exit 1; }
+opts=(--strict --root="$src" --color=never --summary-file --show-types)
+fail=0
+
+while read -r p; do
+	[ -n "$p" ] || continue
+	echo "# checkpatch: patches/$p"
+	perl "$cp" "${opts[@]}" "$top/kernel-series/patches/$p" || fail=1
+done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top/kernel-series/series")
+
+for f in "$top"/kernel-series/driver/*.c "$top"/kernel-series/driver/*.h; do
+	[ -e "$f" ] || continue
+	echo "# checkpatch: ${f#"$top"/}"
+	perl "$cp" "${opts[@]}" -f "$f" || fail=1
+done
+exit "$fail"
