@@ -29,6 +29,26 @@ static gboolean histfile_name_ok(const char *name)
 	return TRUE;
 }
 
+/* Samples inside the bins: cyclictest's "# Total:" excludes overflows. */
+static guint64 in_range_count(const IrqstormHist *h)
+{
+	return irqstorm_hist_count(h) - irqstorm_hist_overflows(h);
+}
+
+/* cyclictest's footer lines, in its order, widths and units. */
+static const struct {
+	const char *label;
+	int width;
+	guint64 (*stat)(const IrqstormHist *h);
+	gboolean in_unit;	/* a latency, printed in the file's time unit */
+} footers[] = {
+	{ "# Total:", 9, in_range_count, FALSE },
+	{ "# Min Latencies:", 5, irqstorm_hist_min, TRUE },
+	{ "# Avg Latencies:", 5, irqstorm_hist_avg_floor, TRUE },
+	{ "# Max Latencies:", 5, irqstorm_hist_max, TRUE },
+	{ "# Histogram Overflows:", 5, irqstorm_hist_overflows, FALSE },
+};
+
 /* Write the histograms as a cyclictest --histfile; see output.h. */
 gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 				 const char *const *names, guint n,
@@ -94,28 +114,17 @@ gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 		g_string_append_c(s, '\n');
 	}
 
-	g_string_append(s, "# Total:");
-	for (j = 0; j < n; j++)
-		g_string_append_printf(s, " %09" G_GUINT64_FORMAT,
-				       irqstorm_hist_count(hists[j]) -
-				       irqstorm_hist_overflows(hists[j]));
-	g_string_append(s, "\n# Min Latencies:");
-	for (j = 0; j < n; j++)
-		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
-				       irqstorm_hist_min(hists[j]) / unit_ns);
-	g_string_append(s, "\n# Avg Latencies:");
-	for (j = 0; j < n; j++)
-		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
-				       irqstorm_hist_avg_floor(hists[j]) / unit_ns);
-	g_string_append(s, "\n# Max Latencies:");
-	for (j = 0; j < n; j++)
-		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
-				       irqstorm_hist_max(hists[j]) / unit_ns);
-	g_string_append(s, "\n# Histogram Overflows:");
-	for (j = 0; j < n; j++)
-		g_string_append_printf(s, " %05" G_GUINT64_FORMAT,
-				       irqstorm_hist_overflows(hists[j]));
-	g_string_append_c(s, '\n');
+	for (i = 0; i < G_N_ELEMENTS(footers); i++) {
+		g_string_append(s, footers[i].label);
+		for (j = 0; j < n; j++) {
+			guint64 v = footers[i].stat(hists[j]);
+
+			g_string_append_printf(s, " %0*" G_GUINT64_FORMAT,
+					       footers[i].width,
+					       footers[i].in_unit ? v / unit_ns : v);
+		}
+		g_string_append_c(s, '\n');
+	}
 
 	return write_atomically(path, s->str, s->len, error);
 }

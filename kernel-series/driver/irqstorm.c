@@ -67,11 +67,17 @@ static void irqstorm_write(struct irqstorm *st, unsigned int reg, u32 val)
 	writel(val, st->regs + reg);
 }
 
-/* Channel 0's pending event, or 0 when the interrupt is not ours. */
-static u32 irqstorm_pending_seq(struct irqstorm *st)
+/*
+ * Claim channel 0's pending event: its sequence number, or 0 when the
+ * interrupt is not ours (counted: on a shared line that is normal, on our
+ * own line it is a spurious interrupt).
+ */
+static u32 irqstorm_claim(struct irqstorm *st)
 {
-	if (!(irqstorm_read(st, IRQSTORM_REG_STATUS) & BIT(0)))
+	if (!(irqstorm_read(st, IRQSTORM_REG_STATUS) & BIT(0))) {
+		WRITE_ONCE(st->spurious, st->spurious + 1);
 		return 0;
+	}
 	return irqstorm_read(st, IRQSTORM_REG_CH(0, IRQSTORM_CH_SEQ));
 }
 
@@ -91,12 +97,10 @@ static void irqstorm_complete(struct irqstorm *st, u32 seq)
 static irqreturn_t irqstorm_handler(int irq, void *data)
 {
 	struct irqstorm *st = data;
-	u32 seq = irqstorm_pending_seq(st);
+	u32 seq = irqstorm_claim(st);
 
-	if (!seq) {
-		WRITE_ONCE(st->spurious, st->spurious + 1);
+	if (!seq)
 		return IRQ_NONE;
-	}
 	irqstorm_write(st, in_hardirq() ? IRQSTORM_REG_STAMP_HARDIRQ :
 		       IRQSTORM_REG_STAMP_THREAD, seq);
 	irqstorm_complete(st, seq);
@@ -107,12 +111,10 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 static irqreturn_t irqstorm_primary(int irq, void *data)
 {
 	struct irqstorm *st = data;
-	u32 seq = irqstorm_pending_seq(st);
+	u32 seq = irqstorm_claim(st);
 
-	if (!seq) {
-		WRITE_ONCE(st->spurious, st->spurious + 1);
+	if (!seq)
 		return IRQ_NONE;
-	}
 	irqstorm_write(st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
 	st->seq = seq;
 	return IRQ_WAKE_THREAD;
