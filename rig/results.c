@@ -415,7 +415,7 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 	if (d) {
 		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %"
 			G_GUINT64_FORMAT " lost\n", d->records, d->lost);
-		fprintf(out, "  %-8s %9s %10s %10s %10s %10s  (us, from raise)\n",
+		fprintf(out, "  %-8s %9s %10s %10s %10s %10s  (us of virtual time)\n",
 			"stage", "count", "min", "avg", "p99", "max");
 		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
 			const IrqstormHist *h = d->hist[st];

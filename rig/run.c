@@ -197,18 +197,27 @@ static void print_progress(RunLoop *rl, gint64 now)
 		rl->tty ? "   " : "\n");
 }
 
+/* If QEMU has exited, end the loop saying how; TRUE if it had. */
+static gboolean stop_if_exited(RunLoop *rl, guint wait_ms)
+{
+	g_autofree char *how = NULL;
+	g_autofree char *why = NULL;
+
+	if (!irqstorm_child_reap(&rl->child, wait_ms))
+		return FALSE;
+	how = irqstorm_child_describe_exit(&rl->child);
+	why = g_strdup_printf("QEMU %s before the guest finished", how);
+	loop_stop(rl, why);
+	return TRUE;
+}
+
 static gboolean on_tick(gpointer user)
 {
 	RunLoop *rl = user;
 	gint64 now = g_get_monotonic_time();
 
-	if (irqstorm_child_reap(&rl->child, 0)) {
-		g_autofree char *how = irqstorm_child_describe_exit(&rl->child);
-		g_autofree char *why = g_strdup_printf("QEMU %s before the guest "
-						       "finished", how);
-		loop_stop(rl, why);
+	if (stop_if_exited(rl, 0))
 		return G_SOURCE_REMOVE;
-	}
 	if (now >= rl->deadline_us) {
 		g_autofree char *why = g_strdup_printf(
 			"the guest did not finish within %u s of wall time "
@@ -227,10 +236,8 @@ static gboolean on_qmp(gint fd, GIOCondition cond, gpointer user)
 	JsonObject *ev;
 
 	if (!irqstorm_qmp_poll_events(rl->qmp, &err)) {
-		/* Usually QEMU died: let the tick report how, soon. */
-		if (irqstorm_child_reap(&rl->child, 1000))
-			on_tick(rl);
-		else
+		/* Usually QEMU died: then say how rather than "socket closed". */
+		if (!stop_if_exited(rl, 1000))
 			loop_stop(rl, err->message);
 		return G_SOURCE_REMOVE;
 	}
@@ -257,13 +264,6 @@ static gboolean on_signal(gpointer user)
 }
 
 /* ---- phases ---------------------------------------------------------- */
-
-/* Open the log: the device wrote its header while QEMU realized it, which
- * was before QMP answered, so NOT_READY here means a broken device. */
-static IrqstormLog *open_log(const char *path, GError **error)
-{
-	return irqstorm_log_open(path, error);
-}
 
 /* Read every device counter; a failure is recorded, not fatal. */
 static void read_device_counters(RunLoop *rl, IrqstormResults *res)
@@ -363,7 +363,9 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 	rl->qmp = connect_qmp(rl, p, error);
 	if (!rl->qmp)
 		return FALSE;
-	*log = open_log(p->log_path, error);
+	/* The device wrote the log header when QEMU realized it, before QMP
+	 * answered: no retry, a header that is not ready is a broken device. */
+	*log = irqstorm_log_open(p->log_path, error);
 	if (!*log)
 		return FALSE;
 	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins, csv);
