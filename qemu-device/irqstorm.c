@@ -6,8 +6,17 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Register map and log layout: include/irqstorm/abi.h, docs/abi.md.
+ *
+ * Each channel fires from a virtual-clock timer with absolute deadlines,
+ * following its pattern (periodic, Poisson, burst, one shot). A firing
+ * raises an event: on INTx the level line is asserted until the guest
+ * acknowledges (a firing while it is still asserted is coalesced into the
+ * pending event); under MSI or MSI-X every firing is an event and a message.
+ * The guest stamps the stages of an event by writing its sequence number;
+ * the done stamp publishes the event's record into the shared log.
  */
 #include "qemu/osdep.h"
+#include <math.h>
 #include "qemu/atomic.h"
 #include "qemu/bswap.h"
 #include "qemu/host-utils.h"
@@ -16,6 +25,9 @@
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "hw/core/cpu.h"
+#include "hw/pci/msi.h"
+#include "hw/pci/msix.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
@@ -40,38 +52,93 @@ REG32(STAMP_HARDIRQ, IRQSTORM_REG_STAMP_HARDIRQ)
 REG32(STAMP_THREAD, IRQSTORM_REG_STAMP_THREAD)
 REG32(STAMP_DONE, IRQSTORM_REG_STAMP_DONE)
 REG32(GUEST_ERRORS, IRQSTORM_REG_GUEST_ERRORS)
+REG32(PROBE, IRQSTORM_REG_PROBE)
+REG32(IRQ_MODE, IRQSTORM_REG_IRQ_MODE)
 /* Channel-relative registers, inside each channel's block. */
 REG32(CH_SEQ, IRQSTORM_CH_SEQ)
 REG32(CH_RAISED, IRQSTORM_CH_RAISED)
+REG32(CH_READY, IRQSTORM_CH_READY)
+    FIELD(CH_READY, READY, 0, 1)
+REG32(CH_PIO_LEFT, IRQSTORM_CH_PIO_LEFT)
+REG32(CH_PENDING, IRQSTORM_CH_PENDING)
 
 #define IRQSTORM_NCHAN          IRQSTORM_NUM_CHANNELS
-#define IRQSTORM_INFLIGHT       64      /* events raised and not yet done */
+#define IRQSTORM_INFLIGHT       256     /* events raised, not yet done: 2^n */
 #define IRQSTORM_CTRL_MASK      R_CTRL_RUN_MASK
 #define IRQSTORM_MIN_PERIOD_NS  100     /* 10 MHz: beyond any guest */
+#define IRQSTORM_MAX_NS         (1000ULL * NANOSECONDS_PER_SECOND)
+#define IRQSTORM_MAX_BURST      1000000
+#define IRQSTORM_MAX_PIO_WORDS  (1u << 24)
+
+typedef enum {
+    PATTERN_OFF,
+    PATTERN_PERIODIC,   /* every period_ns */
+    PATTERN_POISSON,    /* exponential gaps of mean period_ns, from seed */
+    PATTERN_BURST,      /* burst firings period_ns apart, then gap_ns */
+    PATTERN_ONESHOT,    /* once, period_ns after the start */
+    PATTERN__MAX,
+} IrqstormPattern;
+
+static const char *const pattern_names[PATTERN__MAX] = {
+    [PATTERN_OFF] = "off",
+    [PATTERN_PERIODIC] = "periodic",
+    [PATTERN_POISSON] = "poisson",
+    [PATTERN_BURST] = "burst",
+    [PATTERN_ONESHOT] = "oneshot",
+};
 
 typedef struct IrqstormState IrqstormState;
 
 typedef struct IrqstormEvent {
     struct irqstorm_record rec;         /* host byte order until published */
     bool in_use;
+    uint32_t pio_left;                  /* PIO words still to hand out */
+    uint64_t ready_mark;                /* ready source's handled at raise */
 } IrqstormEvent;
 
 typedef struct IrqstormChannel {
     IrqstormState *dev;
     unsigned index;
     QEMUTimer timer;
-    uint64_t period_ns;                 /* 0: channel off */
-    int64_t next_deadline;              /* absolute, QEMU_CLOCK_VIRTUAL ns */
-    uint64_t pending_seq;               /* asserted event, 0: none */
+
+    /* parameters: QOM properties, settable at run time */
+    uint32_t pattern;
+    uint64_t period_ns;
+    uint64_t gap_ns;
+    uint32_t burst;
+    uint64_t seed;
+    bool enable;
+    uint32_t pio_words;
+    uint64_t ready_delay_ns;
+    int32_t ready_channel;              /* -1: ready after ready_delay_ns */
+
+    /* schedule */
+    int64_t last_deadline;              /* of the last firing, or the start */
+    int64_t next_deadline;
+    uint32_t burst_pos;
+    uint64_t rng;
+    bool armed;
+
+    /* pending events, oldest first (a ring of seqs) */
+    uint64_t pending[IRQSTORM_INFLIGHT];
+    uint32_t pending_head;
+    uint32_t pending_count;
+
+    /* counters */
     uint64_t raised;                    /* pattern firings */
-    uint64_t coalesced;                 /* firings merged into a pending one */
+    uint64_t coalesced;                 /* level: merged into a pending one */
+    uint64_t overlapped;                /* edge: raised with others pending */
     uint64_t handled;                   /* done stamps */
+    uint64_t incomplete;                /* published without done */
+    uint64_t pio_reads;
+    uint64_t ready_polls;
 } IrqstormChannel;
 
 struct IrqstormState {
     PCIDevice parent_obj;
 
     MemoryRegion mmio;
+    MemoryRegion pio;
     MemoryRegion log_ro;                /* read-only alias for the guest */
     HostMemoryBackend *hostmem;
     struct irqstorm_log_header *log;    /* host mapping of the memdev */
@@ -83,8 +150,9 @@ struct IrqstormState {
     uint64_t log_producer;              /* device's copy; never read back */
     uint64_t log_lost;
     uint64_t guest_errors;
+    uint64_t probes;
     IrqstormChannel ch[IRQSTORM_NCHAN];
-    IrqstormEvent events[IRQSTORM_INFLIGHT];
+    IrqstormEvent events[IRQSTORM_INFLIGHT];   /* slot = seq % INFLIGHT */
 };
 
 static void irqstorm_guest_error(IrqstormState *s, const char *fmt, ...)
@@ -102,21 +170,65 @@ static void irqstorm_guest_error(IrqstormState *s, const char *fmt, ...)
     qemu_log_mask(LOG_GUEST_ERROR, "%s: %s\n", TYPE_IRQSTORM, msg);
 }
 
+static int64_t irqstorm_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static uint8_t irqstorm_cpu(void)
+{
+    return current_cpu && current_cpu->cpu_index < IRQSTORM_CPU_NONE ?
+           current_cpu->cpu_index : IRQSTORM_CPU_NONE;
+}
+
+/* ---- interrupt delivery ---------------------------------------------- */
+
+static uint32_t irqstorm_irq_mode(IrqstormState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (msix_enabled(pdev)) {
+        return IRQSTORM_IRQ_MODE_MSIX;
+    }
+    if (msi_enabled(pdev)) {
+        return IRQSTORM_IRQ_MODE_MSI;
+    }
+    return IRQSTORM_IRQ_MODE_INTX;
+}
+
 static uint32_t irqstorm_status(IrqstormState *s)
 {
     uint32_t status = 0;
 
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
-        if (s->ch[i].pending_seq) {
+        if (s->ch[i].pending_count) {
             status |= 1u << i;
         }
     }
     return status;
 }
 
-static void irqstorm_update_irq(IrqstormState *s)
+/*
+ * INTx is asserted while any channel has an event pending, and only then
+ * (QEMU's PCI core drops the calls that change nothing, and deasserts INTx
+ * itself when the guest enables MSI).
+ */
+static void irqstorm_update_intx(IrqstormState *s)
 {
-    pci_set_irq(PCI_DEVICE(s), irqstorm_status(s) != 0);
+    pci_set_irq(PCI_DEVICE(s), irqstorm_irq_mode(s) == IRQSTORM_IRQ_MODE_INTX &&
+                               irqstorm_status(s) != 0);
+}
+
+/* Send channel n's message; masked vectors keep it pending in QEMU's core. */
+static void irqstorm_send_msi(IrqstormState *s, uint32_t mode, unsigned n)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (mode == IRQSTORM_IRQ_MODE_MSIX) {
+        msix_notify(pdev, n);
+    } else {
+        msi_notify(pdev, n % msi_nr_vectors_allocated(pdev));
+    }
 }
 
 /* ---- shared log ------------------------------------------------------ */
@@ -167,53 +279,88 @@ static void irqstorm_log_publish(IrqstormState *s, const struct irqstorm_record 
     slot->channel = cpu_to_le32(r->channel);
     slot->flags = cpu_to_le32(r->flags);
     slot->coalesced = cpu_to_le32(r->coalesced);
-    memset(slot->reserved, 0, sizeof(slot->reserved));
+    slot->work = cpu_to_le32(r->work);
+    slot->cpu_hardirq = r->cpu_hardirq;
+    slot->cpu_thread = r->cpu_thread;
+    slot->cpu_done = r->cpu_done;
+    slot->reserved0 = 0;
+    slot->reserved1 = 0;
     s->log_producer++;
     /* The record must be visible before the index that publishes it. */
     qatomic_store_release(&s->log->producer, cpu_to_le64(s->log_producer));
     trace_irqstorm_log_publish(r->seq, s->log_producer);
 }
 
-/* ---- in-flight events ------------------------------------------------ */
+/* ---- events ------------------------------------------------------------ */
 
+/* The in-flight event with this sequence number (low 32 bits), or NULL. */
 static IrqstormEvent *irqstorm_event_find(IrqstormState *s, uint32_t seq32)
 {
-    for (unsigned i = 0; i < IRQSTORM_INFLIGHT; i++) {
-        if (s->events[i].in_use && (uint32_t)s->events[i].rec.seq == seq32) {
-            return &s->events[i];
-        }
-    }
-    return NULL;
+    IrqstormEvent *ev = &s->events[seq32 % IRQSTORM_INFLIGHT];
+
+    return ev->in_use && (uint32_t)ev->rec.seq == seq32 ? ev : NULL;
 }
 
+/* Drop seq from its channel's pending ring, wherever it is. */
+static void irqstorm_unpend(IrqstormChannel *ch, uint64_t seq)
+{
+    uint32_t n = ch->pending_count;
+    uint32_t w = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = ch->pending[(ch->pending_head + i) % IRQSTORM_INFLIGHT];
+
+        if (v != seq) {
+            ch->pending[(ch->pending_head + w++) % IRQSTORM_INFLIGHT] = v;
+        }
+    }
+    ch->pending_count = w;
+}
+
+/* Publish an event and free its slot; not done means INCOMPLETE. */
 static void irqstorm_event_retire(IrqstormState *s, IrqstormEvent *ev)
 {
+    IrqstormChannel *ch = &s->ch[ev->rec.channel];
+
     if (!(ev->rec.flags & IRQSTORM_REC_DONE)) {
         ev->rec.flags |= IRQSTORM_REC_INCOMPLETE;
+        ch->incomplete++;
+        irqstorm_unpend(ch, ev->rec.seq);
     }
     irqstorm_log_publish(s, &ev->rec);
     ev->in_use = false;
 }
 
 /*
- * A free slot for a new event. When all are taken by events the guest never
- * completed, the oldest is published as INCOMPLETE to make room: the table
- * bounds device memory whatever the guest does, and nothing vanishes unlogged.
+ * A slot for the next sequence number. Slots are direct-mapped by seq, so
+ * a slot still taken holds the oldest event in flight, one the guest never
+ * completed in the last IRQSTORM_INFLIGHT events: it is published as
+ * INCOMPLETE. Device memory stays bounded whatever the guest does, and
+ * nothing vanishes unlogged.
  */
-static IrqstormEvent *irqstorm_event_alloc(IrqstormState *s)
+static IrqstormEvent *irqstorm_event_new(IrqstormState *s, IrqstormChannel *ch,
+                                         int64_t now, uint32_t flags)
 {
-    IrqstormEvent *oldest = &s->events[0];
+    uint64_t seq = ++s->next_seq;
+    IrqstormEvent *ev = &s->events[seq % IRQSTORM_INFLIGHT];
 
-    for (unsigned i = 0; i < IRQSTORM_INFLIGHT; i++) {
-        if (!s->events[i].in_use) {
-            return &s->events[i];
-        }
-        if (s->events[i].rec.seq < oldest->rec.seq) {
-            oldest = &s->events[i];
-        }
+    if (ev->in_use) {
+        irqstorm_event_retire(s, ev);
     }
-    irqstorm_event_retire(s, oldest);
-    return oldest;
+    memset(ev, 0, sizeof(*ev));
+    ev->in_use = true;
+    ev->rec.seq = seq;
+    ev->rec.channel = ch->index;
+    ev->rec.t_raise = now;
+    ev->rec.flags = flags;
+    ev->rec.cpu_hardirq = IRQSTORM_CPU_NONE;
+    ev->rec.cpu_thread = IRQSTORM_CPU_NONE;
+    ev->rec.cpu_done = IRQSTORM_CPU_NONE;
+    ev->pio_left = ch->pio_words;
+    if (ch->ready_channel >= 0) {
+        ev->ready_mark = s->ch[ch->ready_channel].handled;
+    }
+    return ev;
 }
 
 static void irqstorm_flush_events(IrqstormState *s)
@@ -225,40 +372,122 @@ static void irqstorm_flush_events(IrqstormState *s)
     }
 }
 
-/* ---- channels -------------------------------------------------------- */
+/* The channel's oldest pending event (the one its handler works on). */
+static IrqstormEvent *irqstorm_oldest(IrqstormChannel *ch)
+{
+    if (!ch->pending_count) {
+        return NULL;
+    }
+    return irqstorm_event_find(ch->dev, ch->pending[ch->pending_head]);
+}
+
+/* ---- channels: raising ------------------------------------------------ */
 
 static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
 {
     IrqstormState *s = ch->dev;
+    uint32_t mode = irqstorm_irq_mode(s);
     IrqstormEvent *ev;
+    uint32_t flags;
 
     ch->raised++;
-    if (ch->pending_seq) {
+    if (mode == IRQSTORM_IRQ_MODE_INTX && ch->pending_count) {
         /* Level line still asserted: the guest sees one interrupt. */
-        ev = irqstorm_event_find(s, ch->pending_seq);
+        ev = irqstorm_oldest(ch);
         if (ev) {
             ev->rec.coalesced++;
             ev->rec.flags |= IRQSTORM_REC_COALESCED;
         }
         ch->coalesced++;
-        trace_irqstorm_coalesce(ch->index, ch->pending_seq);
+        trace_irqstorm_coalesce(ch->index, ch->pending[ch->pending_head]);
         return;
     }
-    ev = irqstorm_event_alloc(s);
-    memset(ev, 0, sizeof(*ev));
-    ev->in_use = true;
-    ev->rec.seq = ++s->next_seq;
-    ev->rec.channel = ch->index;
-    ev->rec.t_raise = now;
-    ev->rec.flags = IRQSTORM_REC_LEVEL;
-    ch->pending_seq = ev->rec.seq;
+    flags = mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
+            mode == IRQSTORM_IRQ_MODE_MSI ? IRQSTORM_REC_MSI : IRQSTORM_REC_MSIX;
+    ev = irqstorm_event_new(s, ch, now, flags);
+    if (ch->pending_count) {
+        ev->rec.flags |= IRQSTORM_REC_OVERLAP;
+        ev->rec.coalesced = ch->pending_count;
+        ch->overlapped++;
+    }
+    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] =
+        ev->rec.seq;
     trace_irqstorm_raise(ch->index, ev->rec.seq, now);
-    irqstorm_update_irq(s);
+    if (mode == IRQSTORM_IRQ_MODE_INTX) {
+        irqstorm_update_intx(s);
+    } else {
+        irqstorm_send_msi(s, mode, ch->index);
+    }
 }
 
-static void irqstorm_arm(IrqstormChannel *ch)
+/* splitmix64: a tiny, well-mixed generator whose whole state is one word. */
+static uint64_t irqstorm_rng_next(uint64_t *state)
 {
-    if (ch->dev->running && ch->period_ns) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* An exponential gap of mean period_ns, at least 1 ns. */
+static int64_t irqstorm_poisson_gap(IrqstormChannel *ch)
+{
+    /* 53 random bits: u in (0, 1], so log(u) is finite. */
+    double u = ((irqstorm_rng_next(&ch->rng) >> 11) + 1) * 0x1.0p-53;
+    double gap = -log(u) * (double)ch->period_ns;
+
+    return gap < 1 ? 1 : gap > IRQSTORM_MAX_NS ? IRQSTORM_MAX_NS : (int64_t)gap;
+}
+
+/* The time from one firing to the next, advancing the pattern's state. */
+static int64_t irqstorm_next_gap(IrqstormChannel *ch)
+{
+    switch (ch->pattern) {
+    case PATTERN_PERIODIC:
+        return ch->period_ns;
+    case PATTERN_POISSON:
+        return irqstorm_poisson_gap(ch);
+    case PATTERN_BURST:
+        if (++ch->burst_pos < ch->burst) {
+            return ch->period_ns;
+        }
+        ch->burst_pos = 0;
+        return ch->gap_ns;
+    default:
+        return -1;      /* off, or a one shot that has fired */
+    }
+}
+
+/* The time from the start to the first firing. */
+static int64_t irqstorm_first_gap(IrqstormChannel *ch)
+{
+    ch->burst_pos = 0;
+    ch->rng = ch->seed;
+    switch (ch->pattern) {
+    case PATTERN_POISSON:
+        return irqstorm_poisson_gap(ch);
+    case PATTERN_OFF:
+        return -1;
+    default:
+        return ch->period_ns;
+    }
+}
+
+static bool irqstorm_active(IrqstormChannel *ch)
+{
+    return ch->dev->running && ch->enable && ch->pattern != PATTERN_OFF;
+}
+
+/* Start the channel's schedule from now (or stop it). */
+static void irqstorm_channel_start(IrqstormChannel *ch)
+{
+    int64_t gap = irqstorm_active(ch) ? irqstorm_first_gap(ch) : -1;
+
+    ch->last_deadline = irqstorm_now();
+    ch->armed = gap >= 0;
+    if (ch->armed) {
+        ch->next_deadline = ch->last_deadline + gap;
         timer_mod_ns(&ch->timer, ch->next_deadline);
     } else {
         timer_del(&ch->timer);
@@ -266,31 +495,55 @@ static void irqstorm_arm(IrqstormChannel *ch)
 }
 
 /*
- * Deadlines are absolute: each follows the previous one by exactly one
- * period, whenever the timer actually ran, so rates do not drift.
+ * Deadlines are absolute: each follows the previous deadline by the
+ * pattern's gap, whenever the timer actually ran, so rates do not drift.
  */
 static void irqstorm_timer_cb(void *opaque)
 {
     IrqstormChannel *ch = opaque;
+    int64_t gap;
 
-    irqstorm_raise(ch, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
-    ch->next_deadline += ch->period_ns;
-    irqstorm_arm(ch);
+    irqstorm_raise(ch, irqstorm_now());
+    ch->last_deadline = ch->next_deadline;
+    gap = irqstorm_next_gap(ch);
+    ch->armed = gap >= 0;
+    if (ch->armed) {
+        ch->next_deadline += gap;
+        timer_mod_ns(&ch->timer, ch->next_deadline);
+    }
+}
+
+/* A parameter changed at run time: keep the phase, apply the new gap. */
+static void irqstorm_channel_retime(IrqstormChannel *ch)
+{
+    if (!irqstorm_active(ch)) {
+        timer_del(&ch->timer);
+        ch->armed = false;
+        return;
+    }
+    if (!ch->armed) {
+        irqstorm_channel_start(ch);
+        return;
+    }
+    ch->burst_pos = 0;
+    ch->next_deadline = ch->last_deadline +
+        (ch->pattern == PATTERN_POISSON ? irqstorm_poisson_gap(ch) :
+                                          (int64_t)ch->period_ns);
+    timer_mod_ns(&ch->timer, ch->next_deadline);
 }
 
 static void irqstorm_set_running(IrqstormState *s, bool run)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-
     if (run == s->running) {
         return;
     }
     s->running = run;
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
-        s->ch[i].next_deadline = now + s->ch[i].period_ns;
-        irqstorm_arm(&s->ch[i]);
+        irqstorm_channel_start(&s->ch[i]);
     }
 }
+
+/* ---- guest actions --------------------------------------------------- */
 
 static void irqstorm_ack(IrqstormState *s, uint32_t mask)
 {
@@ -303,20 +556,21 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
         if (!(mask & (1u << i))) {
             continue;
         }
-        if (!ch->pending_seq) {
+        if (!ch->pending_count) {
             irqstorm_guest_error(s, "ACK of channel %u with nothing pending", i);
             continue;
         }
-        trace_irqstorm_ack(i, ch->pending_seq);
-        ch->pending_seq = 0;
+        trace_irqstorm_ack(i, ch->pending[ch->pending_head]);
+        ch->pending_head = (ch->pending_head + 1) % IRQSTORM_INFLIGHT;
+        ch->pending_count--;
     }
-    irqstorm_update_irq(s);
+    irqstorm_update_intx(s);
 }
 
 static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
                            const char *stage)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t now = irqstorm_now();
     IrqstormEvent *ev = seq32 ? irqstorm_event_find(s, seq32) : NULL;
 
     if (!ev) {
@@ -333,29 +587,97 @@ static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
     switch (flag) {
     case IRQSTORM_REC_HARDIRQ:
         ev->rec.t_hardirq = now;
+        ev->rec.cpu_hardirq = irqstorm_cpu();
         break;
     case IRQSTORM_REC_THREAD:
         ev->rec.t_thread = now;
+        ev->rec.cpu_thread = irqstorm_cpu();
         break;
     case IRQSTORM_REC_DONE:
         ev->rec.t_done = now;
+        ev->rec.cpu_done = irqstorm_cpu();
         s->ch[ev->rec.channel].handled++;
         irqstorm_event_retire(s, ev);
         break;
     }
 }
 
-/* ---- MMIO ------------------------------------------------------------ */
+/* The guest probe's lateness becomes a record of its own. */
+static void irqstorm_probe(IrqstormState *s, uint32_t late_ns)
+{
+    int64_t now = irqstorm_now();
+    struct irqstorm_record r = {
+        .seq = ++s->next_seq,
+        .t_raise = now - MIN((int64_t)late_ns, now),
+        .t_done = now,
+        .channel = IRQSTORM_PROBE_CHANNEL,
+        .flags = IRQSTORM_REC_PROBE | IRQSTORM_REC_DONE,
+        .cpu_hardirq = IRQSTORM_CPU_NONE,
+        .cpu_thread = IRQSTORM_CPU_NONE,
+        .cpu_done = irqstorm_cpu(),
+    };
+
+    s->probes++;
+    irqstorm_log_publish(s, &r);
+}
+
+/* Busy-wait status: ready after a delay, or after another channel's done. */
+static uint32_t irqstorm_ready(IrqstormChannel *ch)
+{
+    IrqstormEvent *ev = irqstorm_oldest(ch);
+    bool ready;
+
+    if (!ev) {
+        irqstorm_guest_error(ch->dev, "READY of channel %u with nothing "
+                             "pending", ch->index);
+        return 0;
+    }
+    ev->rec.work++;
+    ch->ready_polls++;
+    if (ch->ready_channel >= 0) {
+        ready = ch->dev->ch[ch->ready_channel].handled > ev->ready_mark;
+    } else {
+        ready = irqstorm_now() >= (int64_t)(ev->rec.t_raise + ch->ready_delay_ns);
+    }
+    return ready ? R_CH_READY_READY_MASK : 0;
+}
+
+/* One 16-bit PIO data word of the channel's oldest pending event. */
+static uint64_t irqstorm_pio_word(IrqstormChannel *ch)
+{
+    IrqstormEvent *ev = irqstorm_oldest(ch);
+
+    if (!ev || !ev->pio_left) {
+        irqstorm_guest_error(ch->dev, "PIO read of channel %u with %s",
+                             ch->index, ev ? "no words left" : "nothing pending");
+        return 0xffff;
+    }
+    ev->pio_left--;
+    ev->rec.work++;
+    ch->pio_reads++;
+    /* A recognisable pattern: low bits of seq, then the word index. */
+    return ((ev->rec.seq & 0xff) << 8 | (ev->pio_left & 0xff)) & 0xffff;
+}
+
+/* ---- MMIO and PIO ---------------------------------------------------- */
 
 static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
 {
     IrqstormChannel *ch = &s->ch[n];
+    IrqstormEvent *ev;
 
     switch (reg) {
     case A_CH_SEQ:
-        return (uint32_t)ch->pending_seq;
+        return ch->pending_count ? (uint32_t)ch->pending[ch->pending_head] : 0;
     case A_CH_RAISED:
         return (uint32_t)ch->raised;
+    case A_CH_READY:
+        return irqstorm_ready(ch);
+    case A_CH_PIO_LEFT:
+        ev = irqstorm_oldest(ch);
+        return ev ? ev->pio_left : 0;
+    case A_CH_PENDING:
+        return ch->pending_count;
     }
     irqstorm_guest_error(s, "read of unknown channel %u register 0x%" HWADDR_PRIx,
                          n, reg);
@@ -391,6 +713,9 @@ static uint64_t irqstorm_read(void *opaque, hwaddr addr, unsigned size)
     case A_GUEST_ERRORS:
         val = (uint32_t)s->guest_errors;
         break;
+    case A_IRQ_MODE:
+        val = irqstorm_irq_mode(s);
+        break;
     default:
         if (addr >= IRQSTORM_REG_CH_BASE &&
             addr < IRQSTORM_REG_CH(IRQSTORM_NCHAN, 0)) {
@@ -399,8 +724,8 @@ static uint64_t irqstorm_read(void *opaque, hwaddr addr, unsigned size)
             val = irqstorm_ch_read(s, off / IRQSTORM_REG_CH_STRIDE,
                                    off % IRQSTORM_REG_CH_STRIDE);
         } else {
-            irqstorm_guest_error(s, "read of unknown register 0x%" HWADDR_PRIx,
-                                 addr);
+            irqstorm_guest_error(s, "read of unknown or write-only register "
+                                 "0x%" HWADDR_PRIx, addr);
         }
     }
     trace_irqstorm_mmio_read(addr, val);
@@ -438,6 +763,9 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
     case A_STAMP_DONE:
         irqstorm_stamp(s, val, IRQSTORM_REC_DONE, "done");
         break;
+    case A_PROBE:
+        irqstorm_probe(s, val);
+        break;
     default:
         irqstorm_guest_error(s, "write 0x%" PRIx64 " to read-only or unknown "
                              "register 0x%" HWADDR_PRIx, val, addr);
@@ -453,35 +781,210 @@ static const MemoryRegionOps irqstorm_mmio_ops = {
     .impl = { .min_access_size = 1, .max_access_size = 8 },
 };
 
-/* ---- QOM properties: channel parameters and counters ----------------- */
-
-static void irqstorm_get_period(Object *obj, Visitor *v, const char *name,
-                                void *opaque, Error **errp)
+static uint64_t irqstorm_pio_read(void *opaque, hwaddr addr, unsigned size)
 {
-    IrqstormChannel *ch = opaque;
+    IrqstormState *s = opaque;
+    uint64_t val;
 
-    visit_type_uint64(v, name, &ch->period_ns, errp);
+    if (size != 2 || (addr & 1) || addr / 2 >= IRQSTORM_NCHAN) {
+        irqstorm_guest_error(s, "%u-byte PIO read at 0x%" HWADDR_PRIx
+                             " (data ports are 16-bit, at 2*channel)",
+                             size, addr);
+        return 0xffff;
+    }
+    val = irqstorm_pio_word(&s->ch[addr / 2]);
+    trace_irqstorm_pio_read(addr / 2, val);
+    return val;
 }
 
-static void irqstorm_set_period(Object *obj, Visitor *v, const char *name,
-                                void *opaque, Error **errp)
+static void irqstorm_pio_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
 {
-    IrqstormChannel *ch = opaque;
-    uint64_t period;
+    irqstorm_guest_error(opaque, "PIO write 0x%" PRIx64 " at 0x%" HWADDR_PRIx
+                         " (data ports are read-only)", val, addr);
+}
 
-    if (!visit_type_uint64(v, name, &period, errp)) {
+static const MemoryRegionOps irqstorm_pio_ops = {
+    .read = irqstorm_pio_read,
+    .write = irqstorm_pio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+/* ---- QOM properties: channel parameters and counters ----------------- */
+
+typedef enum {
+    PARAM_U64,          /* uint64 in [min, max] */
+    PARAM_U32,          /* uint32 in [min, max] */
+    PARAM_I32,          /* int32 in [min, max] */
+    PARAM_BOOL,
+    PARAM_PATTERN,      /* string, one of pattern_names */
+} ParamType;
+
+typedef struct {
+    const char *name;           /* "ch%u-" is prepended */
+    ParamType type;
+    size_t offset;              /* in IrqstormChannel */
+    int64_t min;
+    uint64_t max;
+    bool timing;                /* a change re-times the schedule */
+    const char *help;
+} ParamDesc;
+
+#define CHF(f) offsetof(IrqstormChannel, f)
+
+static const ParamDesc channel_params[] = {
+    { "pattern", PARAM_PATTERN, CHF(pattern), 0, 0, true,
+      "off, periodic, poisson, burst or oneshot" },
+    { "period-ns", PARAM_U64, CHF(period_ns), IRQSTORM_MIN_PERIOD_NS,
+      IRQSTORM_MAX_NS, true, "period; Poisson mean; burst spacing; one-shot delay" },
+    { "gap-ns", PARAM_U64, CHF(gap_ns), IRQSTORM_MIN_PERIOD_NS,
+      IRQSTORM_MAX_NS, true, "burst: from a burst's last firing to the next" },
+    { "burst", PARAM_U32, CHF(burst), 1, IRQSTORM_MAX_BURST, true,
+      "burst: firings per burst" },
+    { "seed", PARAM_U64, CHF(seed), 0, UINT64_MAX, true,
+      "poisson: the generator's seed" },
+    { "enable", PARAM_BOOL, CHF(enable), 0, 1, true,
+      "the host's start/stop of this channel" },
+    { "pio-words", PARAM_U32, CHF(pio_words), 0, IRQSTORM_MAX_PIO_WORDS, false,
+      "PIO data words per event" },
+    { "ready-delay-ns", PARAM_U64, CHF(ready_delay_ns), 0, IRQSTORM_MAX_NS, false,
+      "busy-wait: READY this long after the raise" },
+    { "ready-channel", PARAM_I32, CHF(ready_channel), -1, IRQSTORM_NCHAN - 1,
+      false, "busy-wait: READY once that channel completed an event (-1: "
+      "use ready-delay-ns)" },
+};
+
+typedef struct {
+    IrqstormChannel *ch;
+    const ParamDesc *d;
+} ParamRef;
+
+static void irqstorm_param_get(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    ParamRef *p = opaque;
+    void *field = (uint8_t *)p->ch + p->d->offset;
+    uint64_t u;
+    int32_t i;
+    bool b;
+    char *str;
+
+    switch (p->d->type) {
+    case PARAM_U64:
+        u = *(uint64_t *)field;
+        visit_type_uint64(v, name, &u, errp);
+        break;
+    case PARAM_U32:
+        u = *(uint32_t *)field;
+        visit_type_uint64(v, name, &u, errp);
+        break;
+    case PARAM_I32:
+        i = *(int32_t *)field;
+        visit_type_int32(v, name, &i, errp);
+        break;
+    case PARAM_BOOL:
+        b = *(bool *)field;
+        visit_type_bool(v, name, &b, errp);
+        break;
+    case PARAM_PATTERN:
+        str = (char *)pattern_names[*(uint32_t *)field];
+        visit_type_str(v, name, &str, errp);
+        break;
+    }
+}
+
+/* Parse and range-check a new value; store nothing unless it is valid. */
+static bool irqstorm_param_parse(const ParamRef *p, Visitor *v,
+                                 const char *name, uint64_t *out, Error **errp)
+{
+    g_autofree char *str = NULL;
+    int64_t i;
+    bool b;
+
+    switch (p->d->type) {
+    case PARAM_U64:
+    case PARAM_U32:
+        if (!visit_type_uint64(v, name, out, errp)) {
+            return false;
+        }
+        if (*out < (uint64_t)p->d->min || *out > p->d->max) {
+            error_setg(errp, "%s: %" PRIu64 " is out of range [%" PRId64
+                       ", %" PRIu64 "] (%s)", name, *out, p->d->min,
+                       p->d->max, p->d->help);
+            return false;
+        }
+        return true;
+    case PARAM_I32:
+        if (!visit_type_int64(v, name, &i, errp)) {
+            return false;
+        }
+        if (i < p->d->min || i > (int64_t)p->d->max) {
+            error_setg(errp, "%s: %" PRId64 " is out of range [%" PRId64
+                       ", %" PRIu64 "] (%s)", name, i, p->d->min, p->d->max,
+                       p->d->help);
+            return false;
+        }
+        *out = i;
+        return true;
+    case PARAM_BOOL:
+        if (!visit_type_bool(v, name, &b, errp)) {
+            return false;
+        }
+        *out = b;
+        return true;
+    case PARAM_PATTERN:
+        if (!visit_type_str(v, name, &str, errp)) {
+            return false;
+        }
+        for (unsigned k = 0; k < PATTERN__MAX; k++) {
+            if (!strcmp(str, pattern_names[k])) {
+                *out = k;
+                return true;
+            }
+        }
+        error_setg(errp, "%s: unknown pattern '%s' (%s)", name, str,
+                   p->d->help);
+        return false;
+    }
+    g_assert_not_reached();
+}
+
+static void irqstorm_param_set(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    ParamRef *p = opaque;
+    void *field = (uint8_t *)p->ch + p->d->offset;
+    uint64_t val;
+
+    if (!irqstorm_param_parse(p, v, name, &val, errp)) {
         return;
     }
-    if (period && period < IRQSTORM_MIN_PERIOD_NS) {
-        error_setg(errp, "%s: %" PRIu64 " ns is below the minimum period of "
-                   "%u ns (0 turns the channel off)", name, period,
-                   IRQSTORM_MIN_PERIOD_NS);
-        return;
+    switch (p->d->type) {
+    case PARAM_U64:
+        *(uint64_t *)field = val;
+        break;
+    case PARAM_U32:
+    case PARAM_PATTERN:
+        *(uint32_t *)field = val;
+        break;
+    case PARAM_I32:
+        *(int32_t *)field = (int32_t)val;
+        break;
+    case PARAM_BOOL:
+        *(bool *)field = val;
+        break;
     }
-    /* A running channel keeps its phase: next raise = last one + period. */
-    ch->next_deadline += (int64_t)period - (int64_t)ch->period_ns;
-    ch->period_ns = period;
-    irqstorm_arm(ch);
+    trace_irqstorm_param(p->ch->index, p->d->name, val);
+    if (p->d->timing) {
+        irqstorm_channel_retime(p->ch);
+    }
+}
+
+static void irqstorm_param_release(Object *obj, const char *name, void *opaque)
+{
+    g_free(opaque);
 }
 
 static void irqstorm_get_counter(Object *obj, Visitor *v, const char *name,
@@ -498,29 +1001,66 @@ static void irqstorm_add_counter(Object *obj, const char *name, uint64_t *ctr)
                         NULL, ctr);
 }
 
+static void irqstorm_channel_init(IrqstormState *s, unsigned i)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } counters[] = {
+        { "raised", CHF(raised) },
+        { "coalesced", CHF(coalesced) },
+        { "overlapped", CHF(overlapped) },
+        { "handled", CHF(handled) },
+        { "incomplete", CHF(incomplete) },
+        { "pio-reads", CHF(pio_reads) },
+        { "ready-polls", CHF(ready_polls) },
+    };
+    IrqstormChannel *ch = &s->ch[i];
+    Object *obj = OBJECT(s);
+
+    ch->dev = s;
+    ch->index = i;
+    ch->period_ns = 1000000;
+    ch->gap_ns = 1000000;
+    ch->burst = 1;
+    ch->seed = i + 1;
+    ch->enable = true;
+    ch->ready_channel = -1;
+    timer_init_ns(&ch->timer, QEMU_CLOCK_VIRTUAL, irqstorm_timer_cb, ch);
+
+    for (size_t k = 0; k < G_N_ELEMENTS(channel_params); k++) {
+        const ParamDesc *d = &channel_params[k];
+        g_autofree char *name = g_strdup_printf("ch%u-%s", i, d->name);
+        ParamRef *ref = g_new(ParamRef, 1);
+
+        *ref = (ParamRef) { .ch = ch, .d = d };
+        object_property_add(obj, name,
+                                   d->type == PARAM_BOOL ? "bool" :
+                                   d->type == PARAM_PATTERN ? "str" :
+                                   d->type == PARAM_I32 ? "int32" : "uint64",
+                                   irqstorm_param_get, irqstorm_param_set,
+                                   irqstorm_param_release, ref);
+        object_property_set_description(obj, name, d->help);
+    }
+    for (size_t k = 0; k < G_N_ELEMENTS(counters); k++) {
+        g_autofree char *name = g_strdup_printf("ch%u-%s", i, counters[k].name);
+
+        irqstorm_add_counter(obj, name,
+                             (uint64_t *)((uint8_t *)ch + counters[k].offset));
+    }
+}
+
 static void irqstorm_instance_init(Object *obj)
 {
     IrqstormState *s = IRQSTORM(obj);
 
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
-        IrqstormChannel *ch = &s->ch[i];
-        g_autofree char *period = g_strdup_printf("ch%u-period-ns", i);
-        g_autofree char *raised = g_strdup_printf("ch%u-raised", i);
-        g_autofree char *coal = g_strdup_printf("ch%u-coalesced", i);
-        g_autofree char *handled = g_strdup_printf("ch%u-handled", i);
-
-        ch->dev = s;
-        ch->index = i;
-        timer_init_ns(&ch->timer, QEMU_CLOCK_VIRTUAL, irqstorm_timer_cb, ch);
-        object_property_add(obj, period, "uint64", irqstorm_get_period,
-                            irqstorm_set_period, NULL, ch);
-        irqstorm_add_counter(obj, raised, &ch->raised);
-        irqstorm_add_counter(obj, coal, &ch->coalesced);
-        irqstorm_add_counter(obj, handled, &ch->handled);
+        irqstorm_channel_init(s, i);
     }
     irqstorm_add_counter(obj, "log-published", &s->log_producer);
     irqstorm_add_counter(obj, "log-lost", &s->log_lost);
     irqstorm_add_counter(obj, "guest-errors", &s->guest_errors);
+    irqstorm_add_counter(obj, "probes", &s->probes);
 }
 
 /* ---- lifecycle ------------------------------------------------------- */
@@ -583,6 +1123,19 @@ static void irqstorm_realize(PCIDevice *pdev, Error **errp)
                           "irqstorm-mmio", IRQSTORM_REGS_SIZE);
     pci_register_bar(pdev, IRQSTORM_BAR_REGS, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
+    memory_region_init_io(&s->pio, OBJECT(s), &irqstorm_pio_ops, s,
+                          "irqstorm-pio", IRQSTORM_PIO_SIZE);
+    pci_register_bar(pdev, IRQSTORM_BAR_PIO, PCI_BASE_ADDRESS_SPACE_IO,
+                     &s->pio);
+    if (msi_init(pdev, 0, IRQSTORM_MSI_VECTORS, true, true, errp) < 0 ||
+        msix_init_exclusive_bar(pdev, IRQSTORM_MSI_VECTORS, IRQSTORM_BAR_MSIX,
+                                errp) < 0) {
+        host_memory_backend_set_mapped(s->hostmem, false);
+        return;
+    }
+    for (unsigned i = 0; i < IRQSTORM_MSI_VECTORS; i++) {
+        msix_vector_use(pdev, i);
+    }
 }
 
 static void irqstorm_exit(PCIDevice *pdev)
@@ -592,17 +1145,22 @@ static void irqstorm_exit(PCIDevice *pdev)
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         timer_del(&s->ch[i].timer);
     }
+    msix_unuse_all_vectors(pdev);
+    msix_uninit_exclusive_bar(pdev);
+    msi_uninit(pdev);
     host_memory_backend_set_mapped(s->hostmem, false);
 }
 
 /*
  * Reset stops the storm and forgets pending events; those still in flight
- * are published as INCOMPLETE first. The log itself, and its indices, belong
- * to the host reader and survive a guest reboot.
+ * are published as INCOMPLETE first. Channel parameters (the host's) stay.
+ * The log itself, and its indices, belong to the host reader and survive a
+ * guest reboot.
  */
 static void irqstorm_reset(DeviceState *dev)
 {
     IrqstormState *s = IRQSTORM(dev);
+    PCIDevice *pdev = PCI_DEVICE(dev);
 
     s->running = false;
     irqstorm_flush_events(s);
@@ -610,16 +1168,19 @@ static void irqstorm_reset(DeviceState *dev)
         IrqstormChannel *ch = &s->ch[i];
 
         timer_del(&ch->timer);
-        ch->pending_seq = 0;
-        ch->next_deadline = 0;
+        ch->armed = false;
+        ch->pending_head = 0;
+        ch->pending_count = 0;
     }
-    irqstorm_update_irq(s);
+    msi_reset(pdev);
+    msix_reset(pdev);
+    irqstorm_update_intx(s);
 }
 
-static const VMStateDescription vmstate_irqstorm_record = {
-    .name = "irqstorm/record",
-    .version_id = 1,
-    .minimum_version_id = 1,
+static const VMStateDescription vmstate_irqstorm_event = {
+    .name = "irqstorm/event",
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (VMStateField[]) {
         VMSTATE_UINT64(rec.seq, IrqstormEvent),
         VMSTATE_UINT64(rec.t_raise, IrqstormEvent),
@@ -629,23 +1190,62 @@ static const VMStateDescription vmstate_irqstorm_record = {
         VMSTATE_UINT32(rec.channel, IrqstormEvent),
         VMSTATE_UINT32(rec.flags, IrqstormEvent),
         VMSTATE_UINT32(rec.coalesced, IrqstormEvent),
+        VMSTATE_UINT32(rec.work, IrqstormEvent),
+        VMSTATE_UINT8(rec.cpu_hardirq, IrqstormEvent),
+        VMSTATE_UINT8(rec.cpu_thread, IrqstormEvent),
+        VMSTATE_UINT8(rec.cpu_done, IrqstormEvent),
         VMSTATE_BOOL(in_use, IrqstormEvent),
+        VMSTATE_UINT32(pio_left, IrqstormEvent),
+        VMSTATE_UINT64(ready_mark, IrqstormEvent),
         VMSTATE_END_OF_LIST()
     }
 };
 
+static int irqstorm_channel_post_load(void *opaque, int version_id)
+{
+    IrqstormChannel *ch = opaque;
+
+    /* Indices come from the stream: never trust them to stay in bounds. */
+    if (ch->pending_head >= IRQSTORM_INFLIGHT ||
+        ch->pending_count > IRQSTORM_INFLIGHT ||
+        ch->pattern >= PATTERN__MAX ||
+        ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
 static const VMStateDescription vmstate_irqstorm_channel = {
     .name = "irqstorm/channel",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
+    .post_load = irqstorm_channel_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_TIMER(timer, IrqstormChannel),
+        VMSTATE_UINT32(pattern, IrqstormChannel),
         VMSTATE_UINT64(period_ns, IrqstormChannel),
+        VMSTATE_UINT64(gap_ns, IrqstormChannel),
+        VMSTATE_UINT32(burst, IrqstormChannel),
+        VMSTATE_UINT64(seed, IrqstormChannel),
+        VMSTATE_BOOL(enable, IrqstormChannel),
+        VMSTATE_UINT32(pio_words, IrqstormChannel),
+        VMSTATE_UINT64(ready_delay_ns, IrqstormChannel),
+        VMSTATE_INT32(ready_channel, IrqstormChannel),
+        VMSTATE_INT64(last_deadline, IrqstormChannel),
         VMSTATE_INT64(next_deadline, IrqstormChannel),
-        VMSTATE_UINT64(pending_seq, IrqstormChannel),
+        VMSTATE_UINT32(burst_pos, IrqstormChannel),
+        VMSTATE_UINT64(rng, IrqstormChannel),
+        VMSTATE_BOOL(armed, IrqstormChannel),
+        VMSTATE_UINT64_ARRAY(pending, IrqstormChannel, IRQSTORM_INFLIGHT),
+        VMSTATE_UINT32(pending_head, IrqstormChannel),
+        VMSTATE_UINT32(pending_count, IrqstormChannel),
         VMSTATE_UINT64(raised, IrqstormChannel),
         VMSTATE_UINT64(coalesced, IrqstormChannel),
+        VMSTATE_UINT64(overlapped, IrqstormChannel),
         VMSTATE_UINT64(handled, IrqstormChannel),
+        VMSTATE_UINT64(incomplete, IrqstormChannel),
+        VMSTATE_UINT64(pio_reads, IrqstormChannel),
+        VMSTATE_UINT64(ready_polls, IrqstormChannel),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -656,15 +1256,17 @@ static const VMStateDescription vmstate_irqstorm = {
     .minimum_version_id = IRQSTORM_ABI_VERSION,
     .fields = (VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, IrqstormState),
+        VMSTATE_MSIX(parent_obj, IrqstormState),
         VMSTATE_BOOL(running, IrqstormState),
         VMSTATE_UINT64(next_seq, IrqstormState),
         VMSTATE_UINT64(log_producer, IrqstormState),
         VMSTATE_UINT64(log_lost, IrqstormState),
         VMSTATE_UINT64(guest_errors, IrqstormState),
-        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 1,
+        VMSTATE_UINT64(probes, IrqstormState),
+        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 2,
                              vmstate_irqstorm_channel, IrqstormChannel),
-        VMSTATE_STRUCT_ARRAY(events, IrqstormState, IRQSTORM_INFLIGHT, 1,
-                             vmstate_irqstorm_record, IrqstormEvent),
+        VMSTATE_STRUCT_ARRAY(events, IrqstormState, IRQSTORM_INFLIGHT, 2,
+                             vmstate_irqstorm_event, IrqstormEvent),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -193,7 +193,6 @@ static void log_copy_record(const IrqstormLog *log, guint64 idx,
 {
 	const guint8 *slot = log->records +
 		(gsize)(idx & (log->ring_records - 1)) * sizeof(*rec);
-	guint i;
 
 	memcpy(rec, slot, sizeof(*rec));
 	rec->seq = GUINT64_FROM_LE(rec->seq);
@@ -204,8 +203,8 @@ static void log_copy_record(const IrqstormLog *log, guint64 idx,
 	rec->channel = GUINT32_FROM_LE(rec->channel);
 	rec->flags = GUINT32_FROM_LE(rec->flags);
 	rec->coalesced = GUINT32_FROM_LE(rec->coalesced);
-	for (i = 0; i < G_N_ELEMENTS(rec->reserved); i++)
-		rec->reserved[i] = GUINT32_FROM_LE(rec->reserved[i]);
+	rec->work = GUINT32_FROM_LE(rec->work);
+	rec->reserved1 = GUINT32_FROM_LE(rec->reserved1);
 }
 
 /* Consume all records published so far; see logreader.h. */

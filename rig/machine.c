@@ -103,8 +103,8 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	addf(a, "memory-backend-file,id=irqstorm-log,mem-path=%s,size=%uM,share=on",
 	     log, sc->log_mb);
 	add(a, "-device");
-	addf(a, "irqstorm,id=storm,memdev=irqstorm-log,ch0-period-ns=%" G_GUINT64_FORMAT,
-	     sc->period_ns);
+	addf(a, "irqstorm,id=storm,memdev=irqstorm-log,ch0-pattern=periodic,"
+	     "ch0-period-ns=%" G_GUINT64_FORMAT, sc->period_ns);
 	add(a, "-fw_cfg");
 	addf(a, "name=opt/irqstorm/guest.conf,file=%s", conf);
 	add(a, "-chardev");

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #endif
 
-#define IRQSTORM_ABI_VERSION		1u
+#define IRQSTORM_ABI_VERSION		2u
 
 /* ---- PCI identity ---------------------------------------------------- */
 #define IRQSTORM_PCI_VENDOR_ID		0x1234	/* QEMU's experimental vendor */
@@ -36,10 +36,14 @@
 
 /* ---- BARs ------------------------------------------------------------- */
 #define IRQSTORM_BAR_REGS		0	/* MMIO registers, 4 KiB */
+#define IRQSTORM_BAR_PIO		1	/* I/O ports: PIO data, 16 bytes */
 #define IRQSTORM_BAR_LOG		2	/* shared log, 64-bit prefetchable RAM */
+#define IRQSTORM_BAR_MSIX		4	/* MSI-X table and PBA */
 #define IRQSTORM_REGS_SIZE		0x1000u
+#define IRQSTORM_PIO_SIZE		0x10u
 
-#define IRQSTORM_NUM_CHANNELS		1u
+#define IRQSTORM_NUM_CHANNELS		4u
+#define IRQSTORM_MSI_VECTORS		4u	/* vector n serves channel n */
 
 /*
  * ---- BAR0 registers: 32-bit accesses only ---------------------------
@@ -53,21 +57,49 @@
 #define IRQSTORM_REG_CTRL		0x00c	/* RW: global control */
 #define   IRQSTORM_CTRL_RUN		(1u << 0) /* channels raise while set */
 #define IRQSTORM_REG_STATUS		0x010	/* RO: bit n: channel n pending */
-#define IRQSTORM_REG_ACK		0x014	/* WO: bit n: ack channel n */
+#define IRQSTORM_REG_ACK		0x014	/* WO: bit n: ack channel n's oldest */
 #define IRQSTORM_REG_STAMP_HARDIRQ	0x020	/* WO: event seq; stamps hardirq */
 #define IRQSTORM_REG_STAMP_THREAD	0x024	/* WO: event seq; stamps thread */
 #define IRQSTORM_REG_STAMP_DONE		0x028	/* WO: event seq; stamps done */
 #define IRQSTORM_REG_GUEST_ERRORS	0x030	/* RO: guest misuse counter */
+#define IRQSTORM_REG_PROBE		0x034	/* WO: probe lateness, ns (see below) */
+#define IRQSTORM_REG_IRQ_MODE		0x038	/* RO: how interrupts are delivered */
+#define   IRQSTORM_IRQ_MODE_INTX	0u	/* level, INTx pin A, shared */
+#define   IRQSTORM_IRQ_MODE_MSI		1u	/* edge, MSI vector n % enabled */
+#define   IRQSTORM_IRQ_MODE_MSIX	2u	/* edge, MSI-X vector n */
 
 /* Per-channel blocks: channel n's register r is at CH_BASE + n*CH_STRIDE + r. */
 #define IRQSTORM_REG_CH_BASE		0x100
 #define IRQSTORM_REG_CH_STRIDE		0x040
-/* RO: low 32 bits of the seq of the channel's pending event; 0: none */
+/* RO: low 32 bits of the seq of the channel's oldest pending event; 0: none */
 #define IRQSTORM_CH_SEQ			0x00
 #define IRQSTORM_CH_RAISED		0x04	/* RO: raises so far (low 32 bits) */
+/* RO: busy-wait status of the oldest pending event; each read is a poll */
+#define IRQSTORM_CH_READY		0x08
+#define   IRQSTORM_READY		(1u << 0)
+#define IRQSTORM_CH_PIO_LEFT		0x0c	/* RO: PIO words left to read */
+#define IRQSTORM_CH_PENDING		0x10	/* RO: events raised, not acked */
 
 #define IRQSTORM_REG_CH(n, r) \
 	(IRQSTORM_REG_CH_BASE + (n) * IRQSTORM_REG_CH_STRIDE + (r))
+
+/*
+ * ---- BAR1: PIO data ports (I/O space) --------------------------------
+ * A 16-bit read of port 2*n hands out the next data word of channel n's
+ * oldest pending event, like a non-DMA IDE data register; each read is a
+ * trap into QEMU. Once the event's words are exhausted a read returns
+ * 0xffff and is a guest error.
+ */
+#define IRQSTORM_PIO_DATA(n)		(2 * (n))
+
+/*
+ * ---- The probe --------------------------------------------------------
+ * A guest real-time task that measured its own wake-up lateness writes it
+ * (ns) to IRQSTORM_REG_PROBE; the device publishes a record on channel
+ * IRQSTORM_PROBE_CHANNEL with flags PROBE|DONE, t_done = now and
+ * t_raise = now - lateness: the probe's latency in the same log and clock.
+ */
+#define IRQSTORM_PROBE_CHANNEL		0xffu
 
 /*
  * ---- Shared log (BAR2, backed by a memory-backend-file,share=on) -------
@@ -110,19 +142,31 @@ struct irqstorm_log_header {
 #define IRQSTORM_REC_THREAD		(1u << 1) /* t_thread is valid */
 #define IRQSTORM_REC_DONE		(1u << 2) /* t_done is valid */
 #define IRQSTORM_REC_LEVEL		(1u << 3) /* raised on INTx (level) */
-#define IRQSTORM_REC_COALESCED		(1u << 4) /* raises merged into it */
+#define IRQSTORM_REC_COALESCED		(1u << 4) /* level: raises merged into it */
 #define IRQSTORM_REC_INCOMPLETE		(1u << 5) /* published without done */
+#define IRQSTORM_REC_MSI		(1u << 6) /* raised as an MSI message */
+#define IRQSTORM_REC_MSIX		(1u << 7) /* raised as an MSI-X message */
+#define IRQSTORM_REC_OVERLAP		(1u << 8) /* edge: earlier events pending */
+#define IRQSTORM_REC_PROBE		(1u << 9) /* a probe record (see above) */
+
+#define IRQSTORM_CPU_NONE		0xffu	/* cpu_* of a stage not stamped */
 
 struct irqstorm_record {
 	uint64_t seq;		/* event sequence number, from 1, device-wide */
-	uint64_t t_raise;	/* ns of QEMU_CLOCK_VIRTUAL: line raised */
+	uint64_t t_raise;	/* ns of QEMU_CLOCK_VIRTUAL: interrupt raised */
 	uint64_t t_hardirq;	/* ns: hardirq stamp written by the guest */
 	uint64_t t_thread;	/* ns: thread stamp */
 	uint64_t t_done;	/* ns: done stamp */
-	uint32_t channel;
+	uint32_t channel;	/* 0..NUM_CHANNELS-1, or IRQSTORM_PROBE_CHANNEL */
 	uint32_t flags;		/* IRQSTORM_REC_* */
-	uint32_t coalesced;	/* raises merged into this event */
-	uint32_t reserved[3];
+	uint32_t coalesced;	/* level: raises merged into this event;
+				 * edge: events of the channel pending at raise */
+	uint32_t work;		/* PIO words read + busy-wait status polls */
+	uint8_t cpu_hardirq;	/* vCPU that wrote each stamp, or CPU_NONE */
+	uint8_t cpu_thread;
+	uint8_t cpu_done;
+	uint8_t reserved0;
+	uint32_t reserved1;
 };
 
 #define IRQSTORM_LOG_OFF_PRODUCER	64u

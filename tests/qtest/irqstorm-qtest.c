@@ -12,20 +12,26 @@
 #include "qemu/osdep.h"
 #include <glib/gstdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include "libqtest.h"
 #include "libqos/libqos-pc.h"
 #include "qapi/qmp/qdict.h"
+#include "hw/pci/pci_regs.h"
+#include "qapi/error.h"
+#include "qapi/qmp/qjson.h"
 
 #include "irqstorm/abi.h"
 
 #define SLOT            4
 #define INTX_GSI        20      /* q35: slot 4, pin A -> PIRQE -> IOAPIC 20 */
 #define PERIOD_NS       1000
+#define SECOND_NS       1000000000LL
 
 typedef struct Fixture {
     QOSState *qs;
     QPCIDevice *dev;
     QPCIBar bar;
+    QPCIBar pio;
     char *dir;
     char *path;
     size_t size;
@@ -42,12 +48,14 @@ static void fixture_start(Fixture *f, size_t log_size, const char *extra)
     f->size = log_size;
     f->qs = qtest_pc_boot("-machine q35 -nodefaults -object memory-backend-file,id=log,"
                           "share=on,mem-path=%s,size=%zu "
-                          "-device irqstorm,id=storm,memdev=log,addr=%d.0%s",
+                          "-device irqstorm,id=storm,memdev=log,addr=%d.0,"
+                          "ch0-pattern=periodic%s",
                           f->path, log_size, SLOT, extra);
     f->dev = qpci_device_find(f->qs->pcibus, QPCI_DEVFN(SLOT, 0));
     g_assert(f->dev);
     qpci_device_enable(f->dev);
     f->bar = qpci_iomap(f->dev, IRQSTORM_BAR_REGS, NULL);
+    f->pio = qpci_iomap(f->dev, IRQSTORM_BAR_PIO, NULL);
     qtest_irq_intercept_in(f->qs->qts, "ioapic");
 
     fd = open(f->path, O_RDWR);
@@ -112,6 +120,87 @@ static uint64_t qom_get_u64(Fixture *f, const char *prop)
     val = qdict_get_int(rsp, "return");
     qobject_unref(rsp);
     return val;
+}
+
+
+/* qom-set; returns the error description, or NULL on success. */
+static char *qom_set(Fixture *f, const char *prop, const char *json_value)
+{
+    QObject *value = qobject_from_json(json_value, &error_abort);
+    QDict *rsp = qtest_qmp(f->qs->qts, "{ 'execute': 'qom-set', 'arguments':"
+                           " { 'path': '/machine/peripheral/storm',"
+                           " 'property': %s, 'value': %p } }", prop, value);
+    char *err = NULL;
+
+    if (qdict_haskey(rsp, "error")) {
+        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    } else {
+        g_assert(qdict_haskey(rsp, "return"));
+    }
+    qobject_unref(rsp);
+    return err;
+}
+
+static void qom_set_ok(Fixture *f, const char *prop, const char *json_value)
+{
+    g_autofree char *err = qom_set(f, prop, json_value);
+
+    g_assert_null(err);
+}
+
+static uint32_t ch_rd(Fixture *f, unsigned n, unsigned reg)
+{
+    return rd(f, IRQSTORM_REG_CH(n, reg));
+}
+
+/* Guest RAM where MSI messages are pointed, so they can be read back. */
+#define MSI_ADDR        0x100000
+#define MSI_DATA        0x4a00
+
+static uint32_t msi_word(Fixture *f, unsigned n)
+{
+    return qtest_readl(f->qs->qts, MSI_ADDR + 4 * n);
+}
+
+static void msi_clear(Fixture *f)
+{
+    for (unsigned n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+        qtest_writel(f->qs->qts, MSI_ADDR + 4 * n, 0);
+    }
+}
+
+/* MSI-X on, every entry n writing MSI_DATA + n at MSI_ADDR + 4n, unmasked. */
+static void msix_setup(Fixture *f)
+{
+    qpci_msix_enable(f->dev);
+    for (unsigned n = 0; n < IRQSTORM_MSI_VECTORS; n++) {
+        uint64_t e = f->dev->msix_table_off + n * PCI_MSIX_ENTRY_SIZE;
+
+        qpci_io_writel(f->dev, f->dev->msix_table_bar,
+                       e + PCI_MSIX_ENTRY_LOWER_ADDR, MSI_ADDR + 4 * n);
+        qpci_io_writel(f->dev, f->dev->msix_table_bar,
+                       e + PCI_MSIX_ENTRY_UPPER_ADDR, 0);
+        qpci_io_writel(f->dev, f->dev->msix_table_bar,
+                       e + PCI_MSIX_ENTRY_DATA, MSI_DATA + n);
+        qpci_io_writel(f->dev, f->dev->msix_table_bar,
+                       e + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    }
+    msi_clear(f);
+}
+
+static void msix_mask(Fixture *f, unsigned n, bool mask)
+{
+    qpci_io_writel(f->dev, f->dev->msix_table_bar,
+                   f->dev->msix_table_off + n * PCI_MSIX_ENTRY_SIZE +
+                   PCI_MSIX_ENTRY_VECTOR_CTRL,
+                   mask ? PCI_MSIX_ENTRY_CTRL_MASKBIT : 0);
+}
+
+/* Complete an event the way a driver does: done stamp, then ack. */
+static void complete(Fixture *f, unsigned n, uint32_t seq)
+{
+    wr(f, IRQSTORM_REG_STAMP_DONE, seq);
+    wr(f, IRQSTORM_REG_ACK, 1u << n);
 }
 
 static void test_identity(void)
@@ -293,6 +382,441 @@ static void test_qom_period(void)
     fixture_stop(&f);
 }
 
+
+/* Two level channels share INTx: the line stays up until both are acked. */
+static void test_intx_shared(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=1000,ch1-pattern=periodic,"
+                  "ch1-period-ns=1000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, PERIOD_NS);
+    g_assert_true(intx(&f));
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_STATUS), ==, 3);
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_IRQ_MODE), ==, IRQSTORM_IRQ_MODE_INTX);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_SEQ), ==, 1);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_SEQ), ==, 2);
+    complete(&f, 0, 1);
+    g_assert_true(intx(&f));
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_STATUS), ==, 2);
+    complete(&f, 1, 2);
+    g_assert_false(intx(&f));
+    g_assert_cmphex(record(&f, 1)->flags & IRQSTORM_REC_LEVEL, ==,
+                    IRQSTORM_REC_LEVEL);
+    g_assert_cmpuint(record(&f, 1)->channel, ==, 1);
+    fixture_stop(&f);
+}
+
+/* MSI with four vectors: channel n's message carries data + n. */
+static void test_msi(void)
+{
+    Fixture f = { 0 };
+    uint8_t cap;
+    uint16_t flags;
+    const struct irqstorm_record *r;
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=off,ch2-pattern=periodic,"
+                  "ch2-period-ns=1000");
+    cap = qpci_find_capability(f.dev, PCI_CAP_ID_MSI, 0);
+    g_assert_cmpuint(cap, !=, 0);
+    flags = qpci_config_readw(f.dev, cap + PCI_MSI_FLAGS);
+    g_assert_true(flags & PCI_MSI_FLAGS_64BIT);
+    g_assert_true(flags & PCI_MSI_FLAGS_MASKBIT);
+    qpci_config_writel(f.dev, cap + PCI_MSI_ADDRESS_LO, MSI_ADDR + 8);
+    qpci_config_writel(f.dev, cap + PCI_MSI_ADDRESS_HI, 0);
+    qpci_config_writew(f.dev, cap + PCI_MSI_DATA_64, MSI_DATA);
+    qpci_config_writew(f.dev, cap + PCI_MSI_FLAGS, flags | PCI_MSI_FLAGS_ENABLE |
+                       (2 << 4) /* 4 vectors */);
+    msi_clear(&f);
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_IRQ_MODE), ==, IRQSTORM_IRQ_MODE_MSI);
+
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, PERIOD_NS);
+    g_assert_false(intx(&f));
+    g_assert_cmphex(msi_word(&f, 2), ==, MSI_DATA + 2);
+    complete(&f, 2, 1);
+    r = record(&f, 0);
+    g_assert_cmphex(r->flags & (IRQSTORM_REC_MSI | IRQSTORM_REC_LEVEL), ==,
+                    IRQSTORM_REC_MSI);
+
+    /* Masked: the message waits in the pending bit, then goes on unmask. */
+    qpci_config_writel(f.dev, cap + PCI_MSI_MASK_64, 1u << 2);
+    msi_clear(&f);
+    step(&f, PERIOD_NS);
+    g_assert_cmphex(msi_word(&f, 2), ==, 0);
+    g_assert_cmphex(qpci_config_readl(f.dev, cap + PCI_MSI_PENDING_64), ==, 1u << 2);
+    qpci_config_writel(f.dev, cap + PCI_MSI_MASK_64, 0);
+    g_assert_cmphex(msi_word(&f, 2), ==, MSI_DATA + 2);
+    g_assert_cmphex(qpci_config_readl(f.dev, cap + PCI_MSI_PENDING_64), ==, 0);
+    fixture_stop(&f);
+}
+
+/* MSI-X: one vector per channel, edge events never coalesce. */
+static void test_msix(void)
+{
+    Fixture f = { 0 };
+    const struct irqstorm_record *r;
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=off,ch1-pattern=periodic,"
+                  "ch1-period-ns=1000");
+    msix_setup(&f);
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_IRQ_MODE), ==, IRQSTORM_IRQ_MODE_MSIX);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, PERIOD_NS);
+    g_assert_cmphex(msi_word(&f, 1), ==, MSI_DATA + 1);
+    g_assert_cmphex(msi_word(&f, 0), ==, 0);
+    g_assert_false(intx(&f));
+
+    /* A second firing before the first is handled: a separate event. */
+    step(&f, PERIOD_NS);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_PENDING), ==, 2);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_SEQ), ==, 1);
+    complete(&f, 1, 1);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_SEQ), ==, 2);
+    complete(&f, 1, 2);
+    g_assert_cmpuint(qom_get_u64(&f, "ch1-overlapped"), ==, 1);
+    g_assert_cmpuint(qom_get_u64(&f, "ch1-coalesced"), ==, 0);
+    r = record(&f, 1);
+    g_assert_cmpuint(r->seq, ==, 2);
+    g_assert_cmphex(r->flags & (IRQSTORM_REC_MSIX | IRQSTORM_REC_OVERLAP), ==,
+                    IRQSTORM_REC_MSIX | IRQSTORM_REC_OVERLAP);
+    g_assert_cmpuint(r->coalesced, ==, 1);
+
+    /* Masked vector: pending bit, no message; unmask delivers it. */
+    msix_mask(&f, 1, true);
+    msi_clear(&f);
+    step(&f, PERIOD_NS);
+    g_assert_cmphex(msi_word(&f, 1), ==, 0);
+    g_assert_true(qpci_msix_pending(f.dev, 1));
+    msix_mask(&f, 1, false);
+    g_assert_cmphex(msi_word(&f, 1), ==, MSI_DATA + 1);
+    g_assert_false(qpci_msix_pending(f.dev, 1));
+    g_assert_cmpuint(qom_get_u64(&f, "guest-errors"), ==, 0);
+    fixture_stop(&f);
+}
+
+/* Absolute deadlines: 100 kHz for 1 s of virtual time is 100,000 raises. */
+static void test_periodic_exact(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=10000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, SECOND_NS);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 100000);
+    /* Level and never acked: one event, every other firing merged. */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-coalesced"), ==, 99999);
+    fixture_stop(&f);
+}
+
+/* Bursts of 5 firings 1 us apart, 10 us from a burst's last to the next. */
+static void test_burst(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=burst,ch0-period-ns=1000,"
+                  "ch0-burst=5,ch0-gap-ns=10000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 5000);                         /* firings at 1..5 us */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 5);
+    step(&f, 9999);                         /* gap until 15 us */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 5);
+    step(&f, 1);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 6);
+    step(&f, 140000 - 15000);               /* bursts start every 14 us */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 50);
+    fixture_stop(&f);
+}
+
+static void test_oneshot_and_enable(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=oneshot,ch0-period-ns=5000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 4999);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 0);
+    step(&f, 100000);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 1);
+    /* The host stops and restarts a channel; a restart re-arms one shots. */
+    qom_set_ok(&f, "ch0-pattern", "'periodic'");
+    qom_set_ok(&f, "ch0-period-ns", "1000");
+    qom_set_ok(&f, "ch0-enable", "false");
+    step(&f, 10000);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 1);
+    qom_set_ok(&f, "ch0-enable", "true");
+    step(&f, 10000);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 11);
+    fixture_stop(&f);
+}
+
+static uint64_t poisson_count(uint64_t seed)
+{
+    Fixture f = { 0 };
+    g_autofree char *extra = g_strdup_printf(
+        ",ch0-pattern=poisson,ch0-period-ns=1000,ch0-seed=%" PRIu64, seed);
+    uint64_t n;
+
+    fixture_start(&f, 1 << 20, extra);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 10 * 1000 * 1000);             /* 10 ms: ~10,000 arrivals */
+    n = qom_get_u64(&f, "ch0-raised");
+    fixture_stop(&f);
+    return n;
+}
+
+/* Poisson arrivals: reproducible for a seed, different for another. */
+static void test_poisson(void)
+{
+    uint64_t a = poisson_count(42), b = poisson_count(42), c = poisson_count(7);
+
+    g_test_message("poisson counts: seed 42: %" PRIu64 ", %" PRIu64
+                   "; seed 7: %" PRIu64, a, b, c);
+    g_assert_cmpuint(a, ==, b);
+    g_assert_cmpuint(a, !=, c);
+    /* Mean 10,000, sd 100: 5 sd either way. */
+    g_assert_cmpuint(a, >, 9500);
+    g_assert_cmpuint(a, <, 10500);
+    g_assert_cmpuint(c, >, 9500);
+    g_assert_cmpuint(c, <, 10500);
+}
+
+/* PIO: exactly pio-words 16-bit words per event, then 0xffff and an error. */
+static void test_pio(void)
+{
+    Fixture f = { 0 };
+    const unsigned words = 8 * 256;         /* 8 sectors of 256 words */
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=1000000,ch0-pio-words=2048");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 1000000);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_PIO_LEFT), ==, words);
+    for (unsigned i = 0; i < words; i++) {
+        uint16_t w = qpci_io_readw(f.dev, f.pio, IRQSTORM_PIO_DATA(0));
+
+        g_assert_cmphex(w, ==, (1 << 8) | ((words - 1 - i) & 0xff));
+    }
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_PIO_LEFT), ==, 0);
+    g_assert_cmpuint(qom_get_u64(&f, "guest-errors"), ==, 0);
+    g_assert_cmphex(qpci_io_readw(f.dev, f.pio, IRQSTORM_PIO_DATA(0)), ==, 0xffff);
+    g_assert_cmpuint(qom_get_u64(&f, "guest-errors"), ==, 1);
+    complete(&f, 0, 1);
+    g_assert_cmpuint(record(&f, 0)->work, ==, words);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-pio-reads"), ==, words);
+    fixture_stop(&f);
+}
+
+/* Busy-wait: READY exactly ready-delay-ns after the raise. */
+static void test_ready_delay(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=1000000,ch0-ready-delay-ns=5000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 1000000);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, 0);
+    step(&f, 4999);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, 0);
+    step(&f, 1);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, IRQSTORM_READY);
+    complete(&f, 0, 1);
+    g_assert_cmpuint(record(&f, 0)->work, ==, 3);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-ready-polls"), ==, 3);
+    fixture_stop(&f);
+}
+
+/* The i8042 case: READY only once another channel's event is done. */
+static void test_ready_channel(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=1000000,ch0-ready-channel=1,"
+                  "ch1-pattern=oneshot,ch1-period-ns=2000000");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, 1000000);                      /* ch0 raised, seq 1 */
+    step(&f, 5000000);                      /* ch1 raised, seq 2 */
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, 0);
+    wr(&f, IRQSTORM_REG_STAMP_HARDIRQ, 2);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, 0);
+    complete(&f, 1, 2);
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_READY), ==, IRQSTORM_READY);
+    fixture_stop(&f);
+}
+
+/* The probe: a record with the guest's lateness, in virtual time. */
+static void test_probe(void)
+{
+    Fixture f = { 0 };
+    const struct irqstorm_record *r;
+    int64_t t;
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=off");
+    t = step(&f, 123456);
+    wr(&f, IRQSTORM_REG_PROBE, 4321);
+    r = record(&f, 0);
+    g_assert_cmpuint(r->channel, ==, IRQSTORM_PROBE_CHANNEL);
+    g_assert_cmphex(r->flags, ==, IRQSTORM_REC_PROBE | IRQSTORM_REC_DONE);
+    g_assert_cmpuint(r->t_done, ==, t);
+    g_assert_cmpuint(r->t_raise, ==, t - 4321);
+    g_assert_cmpuint(qom_get_u64(&f, "probes"), ==, 1);
+    fixture_stop(&f);
+}
+
+/* Bad property values are refused with a message that says why. */
+static void test_qom_errors(void)
+{
+    static const struct {
+        const char *prop, *value, *needle;
+    } cases[] = {
+        { "ch0-period-ns", "0", "out of range" },
+        { "ch0-period-ns", "99", "out of range" },
+        { "ch0-pattern", "'zigzag'", "unknown pattern 'zigzag'" },
+        { "ch0-burst", "0", "out of range" },
+        { "ch1-ready-channel", "4", "out of range" },
+        { "ch1-ready-channel", "-2", "out of range" },
+        { "ch3-enable", "'yes'", "bool" },
+    };
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, "");
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *err = qom_set(&f, cases[i].prop, cases[i].value);
+
+        g_test_message("%s = %s: %s", cases[i].prop, cases[i].value, err);
+        g_assert_nonnull(err);
+        g_assert_nonnull(strstr(err, cases[i].needle));
+    }
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-period-ns"), ==, 1000000);
+    fixture_stop(&f);
+}
+
+/*
+ * A misbehaving guest: thousands of seeded random accesses of random sizes
+ * to every BAR while all channels storm. QEMU must survive, keep answering
+ * QMP, and the log must stay well formed.
+ */
+static void test_random_access(void)
+{
+    struct {
+        int bar;
+        uint64_t size;
+        QPCIBar map;
+    } bars[] = {
+        { IRQSTORM_BAR_REGS, IRQSTORM_REGS_SIZE },
+        { IRQSTORM_BAR_PIO, IRQSTORM_PIO_SIZE },
+        { IRQSTORM_BAR_LOG },
+        { IRQSTORM_BAR_MSIX },
+    };
+    Fixture f = { 0 };
+    GRand *rnd = g_rand_new_with_seed(20261203);
+    uint64_t published;
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=700,ch1-pattern=poisson,"
+                  "ch1-period-ns=900,ch2-pattern=burst,ch2-period-ns=300,"
+                  "ch3-pattern=periodic,ch3-period-ns=1100,ch0-pio-words=4");
+    /* BARs 0 and 1 are mapped already: mapping again would move them. */
+    bars[0].map = f.bar;
+    bars[1].map = f.pio;
+    bars[2].map = qpci_iomap(f.dev, IRQSTORM_BAR_LOG, &bars[2].size);
+    bars[3].map = qpci_iomap(f.dev, IRQSTORM_BAR_MSIX, &bars[3].size);
+    g_assert_cmpuint(bars[2].size, ==, 1 << 20);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    for (int i = 0; i < 20000; i++) {
+        size_t b = g_rand_int_range(rnd, 0, G_N_ELEMENTS(bars));
+        unsigned sz = 1u << g_rand_int_range(rnd, 0, b == 1 ? 3 : 4);
+        uint64_t off = g_rand_int_range(rnd, 0, bars[b].size) & ~(uint64_t)(sz - 1);
+        uint32_t val = g_rand_int(rnd);
+        QPCIBar map = bars[b].map;
+
+        /* Keep the message address on guest RAM, as a live guest would. */
+        if (bars[b].bar == IRQSTORM_BAR_MSIX && off % 16 < 8) {
+            val = MSI_ADDR;
+        }
+        if (g_rand_boolean(rnd)) {
+            switch (sz) {
+            case 1: qpci_io_writeb(f.dev, map, off, val); break;
+            case 2: qpci_io_writew(f.dev, map, off, val); break;
+            case 4: qpci_io_writel(f.dev, map, off, val); break;
+            default: qpci_io_writeq(f.dev, map, off, val); break;
+            }
+        } else {
+            switch (sz) {
+            case 1: qpci_io_readb(f.dev, map, off); break;
+            case 2: qpci_io_readw(f.dev, map, off); break;
+            case 4: qpci_io_readl(f.dev, map, off); break;
+            default: qpci_io_readq(f.dev, map, off); break;
+            }
+        }
+        if (i % 16 == 0) {
+            step(&f, g_rand_int_range(rnd, 1, 5000));
+        }
+    }
+    g_rand_free(rnd);
+
+    g_assert_cmphex(rd(&f, IRQSTORM_REG_ID), ==, IRQSTORM_ID_MAGIC);
+    g_assert_cmpuint(qom_get_u64(&f, "guest-errors"), >, 0);
+    /* The guest could not write the log: the header is intact. */
+    g_assert_cmphex(f.log->magic, ==, IRQSTORM_LOG_MAGIC);
+    g_assert_cmpuint(f.log->ring_records, ==, 8192);
+    published = producer(&f);
+    g_assert_cmpuint(published, ==, qom_get_u64(&f, "log-published"));
+    for (uint64_t i = 0; i < MIN(published, f.log->ring_records); i++) {
+        const struct irqstorm_record *r = record(&f, i);
+
+        g_assert_true(r->channel < IRQSTORM_NUM_CHANNELS ||
+                      r->channel == IRQSTORM_PROBE_CHANNEL);
+        g_assert_cmpuint(r->seq, >, 0);
+        g_assert_cmpuint(r->seq, <=, qom_get_u64(&f, "log-published") +
+                         qom_get_u64(&f, "log-lost") + 256);
+    }
+    fixture_stop(&f);
+}
+
+/*
+ * Cost of a raise (run with -m perf; bench/device-raise.sh): 1,000,000
+ * MSI-X events in one second of virtual time, QEMU's CPU time measured by
+ * the test process as its children's rusage, minus an idle baseline.
+ */
+static double qemu_cpu_seconds(const char *extra, unsigned period, int64_t ns)
+{
+    struct rusage before, after;
+    Fixture f = { 0 };
+
+    getrusage(RUSAGE_CHILDREN, &before);
+    fixture_start(&f, 16 << 20, extra);
+    msix_setup(&f);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, ns);
+    /* Every deadline honoured: exactly ns / period raises. */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==,
+                     strstr(extra, "off") ? 0 : ns / period);
+    fixture_stop(&f);
+    getrusage(RUSAGE_CHILDREN, &after);
+    return (after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
+           (after.ru_utime.tv_usec - before.ru_utime.tv_usec) / 1e6 +
+           (after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
+           (after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6;
+}
+
+static void test_perf_raise(void)
+{
+    static const unsigned periods[] = { 1000, 100 };    /* 1 MHz, 10 MHz */
+    double idle = qemu_cpu_seconds(",ch0-pattern=off", 1000, SECOND_NS);
+
+    for (size_t i = 0; i < G_N_ELEMENTS(periods); i++) {
+        g_autofree char *extra = g_strdup_printf(",ch0-period-ns=%u", periods[i]);
+        double busy = qemu_cpu_seconds(extra, periods[i], SECOND_NS);
+        double per_million = (busy - idle) / (SECOND_NS / periods[i]) * 1e6;
+
+        g_test_message("%u MHz for 1 s of virtual time: %lld raises, exact; "
+                       "QEMU CPU %.3f s (idle baseline %.3f s)",
+                       1000 / periods[i], SECOND_NS / periods[i], busy, idle);
+        g_print("irqstorm-raise %u-MHz raises=%lld cpu-s-per-million=%.3f\n",
+                1000 / periods[i], SECOND_NS / periods[i], per_million);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -302,5 +826,21 @@ int main(int argc, char **argv)
     qtest_add_func("/irqstorm/lost", test_lost);
     qtest_add_func("/irqstorm/guest-errors", test_guest_errors);
     qtest_add_func("/irqstorm/qom-period", test_qom_period);
+    qtest_add_func("/irqstorm/intx-shared", test_intx_shared);
+    qtest_add_func("/irqstorm/msi", test_msi);
+    qtest_add_func("/irqstorm/msix", test_msix);
+    qtest_add_func("/irqstorm/periodic-exact", test_periodic_exact);
+    qtest_add_func("/irqstorm/burst", test_burst);
+    qtest_add_func("/irqstorm/oneshot-enable", test_oneshot_and_enable);
+    qtest_add_func("/irqstorm/poisson", test_poisson);
+    qtest_add_func("/irqstorm/pio", test_pio);
+    qtest_add_func("/irqstorm/ready-delay", test_ready_delay);
+    qtest_add_func("/irqstorm/ready-channel", test_ready_channel);
+    qtest_add_func("/irqstorm/probe", test_probe);
+    qtest_add_func("/irqstorm/qom-errors", test_qom_errors);
+    qtest_add_func("/irqstorm/random-access", test_random_access);
+    if (g_test_perf()) {
+        qtest_add_func("/irqstorm/perf/raise", test_perf_raise);
+    }
     return g_test_run();
 }
