@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Plot an irqstorm (or cyclictest --histfile) latency histogram as a PNG.
+# Plot an irqstorm (or cyclictest --histfile) latency histogram as a PNG or SVG.
 #
 # Usage:
 #   gnuplot -e 'input="histogram.txt"; output="histogram.png"' plots/histogram.gp
 #   gnuplot -e 'input="h.txt"; output="h.png"; title="6.12-rt, 10 kHz"' plots/histogram.gp
+#   gnuplot -e 'input="h.txt"; format="svg"' plots/histogram.gp
 #
 # Parameters (all optional):
 #   input   histfile to read                  (default "histogram.txt")
-#   output  PNG to write                      (default "histogram.png")
+#   format  "png" or "svg"                    (default "png")
+#   output  file to write                     (default "histogram.<format>")
 #   title   plot title                        (default "irqstorm latency histogram")
 #   stages  space-separated column names      (default: the file's "# Stages:"
 #           line, else "hardirq thread done handler")
@@ -21,7 +23,9 @@
 # count from "# Histogram Overflows:" when there are any.
 
 if (!exists("input")) input = "histogram.txt"
-if (!exists("output")) output = "histogram.png"
+if (!exists("format")) format = "png"
+if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
+if (!exists("output")) output = "histogram." . format
 if (!exists("title")) title = "irqstorm latency histogram"
 
 # ---- read the comment lines: one string per line ----------------------
@@ -70,10 +74,14 @@ stage_ovf(c) = (words(ovf_line) >= c - 1 && unzero(word(ovf_line, c - 1)) ne "0"
 stage_title(c) = sprintf("%s (%s%s)", stage_name(c), stage_max(c), stage_ovf(c))
 
 # ---- output -------------------------------------------------------------
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo enhanced size 1200,720 font ",10"
+if (format eq "svg") {
+	set terminal svg size 1200,720 dynamic enhanced font "sans,10" background rgb "white"
 } else {
-	set terminal png size 1200,720
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo enhanced size 1200,720 font ",10"
+	} else {
+		set terminal png size 1200,720
+	}
 }
 set output output
 

@@ -61,6 +61,7 @@ REG32(CH_READY, IRQSTORM_CH_READY)
     FIELD(CH_READY, READY, 0, 1)
 REG32(CH_PIO_LEFT, IRQSTORM_CH_PIO_LEFT)
 REG32(CH_PENDING, IRQSTORM_CH_PENDING)
+REG32(CH_CLAIM, IRQSTORM_CH_CLAIM)
 
 #define IRQSTORM_NCHAN          IRQSTORM_NUM_CHANNELS
 #define IRQSTORM_INFLIGHT       256     /* events raised, not yet done: 2^n */
@@ -123,6 +124,7 @@ typedef struct IrqstormChannel {
     uint64_t pending[IRQSTORM_INFLIGHT];
     uint32_t pending_head;
     uint32_t pending_count;
+    uint32_t claimed;                   /* pending events claimed, from head */
 
     /* counters */
     uint64_t raised;                    /* pattern firings */
@@ -312,9 +314,24 @@ static void irqstorm_unpend(IrqstormChannel *ch, uint64_t seq)
 
         if (v != seq) {
             ch->pending[(ch->pending_head + w++) % IRQSTORM_INFLIGHT] = v;
+        } else if (i < ch->claimed) {
+            ch->claimed--;
         }
     }
     ch->pending_count = w;
+}
+
+/* Claim the oldest unclaimed pending event: its seq, or 0 when none. */
+static uint32_t irqstorm_claim(IrqstormChannel *ch)
+{
+    uint64_t seq;
+
+    if (ch->claimed >= ch->pending_count) {
+        return 0;
+    }
+    seq = ch->pending[(ch->pending_head + ch->claimed++) % IRQSTORM_INFLIGHT];
+    trace_irqstorm_claim(ch->index, seq);
+    return seq;
 }
 
 /* Publish an event and free its slot; not done means INCOMPLETE. */
@@ -563,6 +580,9 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
         trace_irqstorm_ack(i, ch->pending[ch->pending_head]);
         ch->pending_head = (ch->pending_head + 1) % IRQSTORM_INFLIGHT;
         ch->pending_count--;
+        if (ch->claimed) {
+            ch->claimed--;
+        }
     }
     irqstorm_update_intx(s);
 }
@@ -678,6 +698,8 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
         return ev ? ev->pio_left : 0;
     case A_CH_PENDING:
         return ch->pending_count;
+    case A_CH_CLAIM:
+        return irqstorm_claim(ch);
     }
     irqstorm_guest_error(s, "read of unknown channel %u register 0x%" HWADDR_PRIx,
                          n, reg);
@@ -995,6 +1017,21 @@ static void irqstorm_get_counter(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &val, errp);
 }
 
+/* Events of a channel raised and neither done nor given up on yet. */
+static void irqstorm_get_in_flight(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    IrqstormChannel *ch = opaque;
+    uint64_t n = 0;
+
+    for (unsigned i = 0; i < IRQSTORM_INFLIGHT; i++) {
+        IrqstormEvent *ev = &ch->dev->events[i];
+
+        n += ev->in_use && ev->rec.channel == ch->index;
+    }
+    visit_type_uint64(v, name, &n, errp);
+}
+
 static void irqstorm_add_counter(Object *obj, const char *name, uint64_t *ctr)
 {
     object_property_add(obj, name, "uint64", irqstorm_get_counter, NULL,
@@ -1047,6 +1084,12 @@ static void irqstorm_channel_init(IrqstormState *s, unsigned i)
 
         irqstorm_add_counter(obj, name,
                              (uint64_t *)((uint8_t *)ch + counters[k].offset));
+    }
+    {
+        g_autofree char *name = g_strdup_printf("ch%u-in-flight", i);
+
+        object_property_add(obj, name, "uint64", irqstorm_get_in_flight,
+                            NULL, NULL, ch);
     }
 }
 
@@ -1171,6 +1214,7 @@ static void irqstorm_reset(DeviceState *dev)
         ch->armed = false;
         ch->pending_head = 0;
         ch->pending_count = 0;
+        ch->claimed = 0;
     }
     msi_reset(pdev);
     msix_reset(pdev);
@@ -1208,6 +1252,7 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
     /* Indices come from the stream: never trust them to stay in bounds. */
     if (ch->pending_head >= IRQSTORM_INFLIGHT ||
         ch->pending_count > IRQSTORM_INFLIGHT ||
+        ch->claimed > ch->pending_count ||
         ch->pattern >= PATTERN__MAX ||
         ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN) {
         return -EINVAL;
@@ -1239,6 +1284,7 @@ static const VMStateDescription vmstate_irqstorm_channel = {
         VMSTATE_UINT64_ARRAY(pending, IrqstormChannel, IRQSTORM_INFLIGHT),
         VMSTATE_UINT32(pending_head, IrqstormChannel),
         VMSTATE_UINT32(pending_count, IrqstormChannel),
+        VMSTATE_UINT32(claimed, IrqstormChannel),
         VMSTATE_UINT64(raised, IrqstormChannel),
         VMSTATE_UINT64(coalesced, IrqstormChannel),
         VMSTATE_UINT64(overlapped, IrqstormChannel),

@@ -18,7 +18,29 @@ struct IrqstormCollector {
 	gint stop;
 };
 
-/* Account one record: every stage it has, plus the flags. */
+/* Account an interrupt record in a tally: every stage it has, its flags. */
+static void tally_add(IrqstormTally *t, const struct irqstorm_record *r)
+{
+	guint64 ns;
+
+	t->records++;
+	if (r->flags & IRQSTORM_REC_DONE)
+		t->done_records++;
+	if (r->flags & IRQSTORM_REC_INCOMPLETE)
+		t->incomplete_records++;
+	if (r->flags & IRQSTORM_REC_COALESCED) {
+		t->coalesced_events++;
+		t->coalesced_raises += r->coalesced;
+	}
+	if (r->flags & IRQSTORM_REC_OVERLAP)
+		t->overlap_events++;
+	t->work += r->work;
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		if (irqstorm_stage_value(r, st, &ns))
+			irqstorm_hist_add(t->hist[st], ns);
+}
+
+/* Account one record: a probe, or an interrupt of a channel. */
 static void collect_record(const struct irqstorm_record *r, gpointer user)
 {
 	IrqstormCollector *c = user;
@@ -26,23 +48,24 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 	guint64 ns;
 
 	d->records++;
-	if (r->flags & IRQSTORM_REC_DONE)
-		d->done_records++;
-	if (r->flags & IRQSTORM_REC_INCOMPLETE)
-		d->incomplete_records++;
-	if (r->flags & IRQSTORM_REC_COALESCED) {
-		d->coalesced_events++;
-		d->coalesced_raises += r->coalesced;
+	if (c->csv)
+		irqstorm_write_csv_record(c->csv, r);
+	if (r->flags & IRQSTORM_REC_PROBE) {
+		d->probe_records++;
+		if (irqstorm_stage_value(r, IRQSTORM_STAGE_PROBE, &ns))
+			irqstorm_hist_add(d->all.hist[IRQSTORM_STAGE_PROBE], ns);
+		return;
+	}
+	if (r->channel >= IRQSTORM_NUM_CHANNELS) {
+		d->foreign_records++;
+		return;
 	}
 	if (!d->first_raise_ns || r->t_raise < d->first_raise_ns)
 		d->first_raise_ns = r->t_raise;
 	if (r->t_raise > d->last_raise_ns)
 		d->last_raise_ns = r->t_raise;
-	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
-		if (irqstorm_stage_value(r, st, &ns))
-			irqstorm_hist_add(d->hist[st], ns);
-	if (c->csv)
-		irqstorm_write_csv_record(c->csv, r);
+	tally_add(&d->all, r);
+	tally_add(&d->ch[r->channel], r);
 }
 
 /* One drain; FALSE when the ring became unreadable (error kept). */
@@ -55,7 +78,7 @@ static gboolean collect_drain(IrqstormCollector *c, gsize *n)
 		return FALSE;
 	__atomic_store_n(&d->progress_records, d->records, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->progress_max_done_ns,
-			 irqstorm_hist_max(d->hist[IRQSTORM_STAGE_DONE]),
+			 irqstorm_hist_max(d->all.hist[IRQSTORM_STAGE_DONE]),
 			 __ATOMIC_RELAXED);
 	return TRUE;
 }
@@ -79,6 +102,18 @@ static gpointer collector_thread(gpointer user)
 	return NULL;
 }
 
+static void tally_init(IrqstormTally *t, guint64 bin_ns, guint bins)
+{
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		t->hist[st] = irqstorm_hist_new(bin_ns, bins);
+}
+
+static void tally_clear(IrqstormTally *t)
+{
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		irqstorm_hist_free(t->hist[st]);
+}
+
 /* Start following log; csv (optional) gets one line per record. */
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 					    guint bins, FILE *csv)
@@ -88,8 +123,9 @@ IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 	c->log = log;
 	c->csv = csv;
 	c->data = g_new0(IrqstormCollected, 1);
-	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
-		c->data->hist[st] = irqstorm_hist_new(bin_ns, bins);
+	tally_init(&c->data->all, bin_ns, bins);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		tally_init(&c->data->ch[n], bin_ns, bins);
 	c->thread = g_thread_new("irqstorm-collector", collector_thread, c);
 	return c;
 }
@@ -117,8 +153,9 @@ void irqstorm_collected_free(IrqstormCollected *d)
 {
 	if (!d)
 		return;
-	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
-		irqstorm_hist_free(d->hist[st]);
+	tally_clear(&d->all);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		tally_clear(&d->ch[n]);
 	g_clear_error(&d->error);
 	g_free(d);
 }

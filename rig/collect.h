@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The collector: a thread that follows the shared log while QEMU runs and
- * turns records into per-stage histograms (and optionally a CSV).
+ * turns records into per-stage histograms, for all channels together and
+ * for each channel (and optionally a CSV of every record).
  */
 #ifndef IRQSTORM_COLLECT_H
 #define IRQSTORM_COLLECT_H
@@ -13,15 +14,26 @@
 #include "logreader.h"
 #include "stages.h"
 
+/* Counts and histograms of a set of interrupt records. */
+typedef struct {
+	IrqstormHist *hist[IRQSTORM_STAGE_COUNT];
+	guint64 records;
+	guint64 done_records;		/* with a done stamp */
+	guint64 incomplete_records;	/* published without done */
+	guint64 coalesced_events;	/* level: records flagged COALESCED */
+	guint64 coalesced_raises;	/* level: the firings merged into them */
+	guint64 overlap_events;		/* edge: records flagged OVERLAP */
+	guint64 work;			/* PIO words read + READY polls */
+} IrqstormTally;
+
 /* What the collector gathered. Owned by the collector thread until it is
  * joined; the progress fields may be read at any time (atomics). */
 typedef struct {
-	IrqstormHist *hist[IRQSTORM_STAGE_COUNT];
-	guint64 records;		/* read from the ring */
-	guint64 done_records;		/* with a done stamp */
-	guint64 incomplete_records;	/* published without done */
-	guint64 coalesced_events;	/* records flagged COALESCED */
-	guint64 coalesced_raises;	/* sum of their coalesced counts */
+	IrqstormTally all;		/* every channel; its probe stage: probes */
+	IrqstormTally ch[IRQSTORM_NUM_CHANNELS];
+	guint64 records;		/* every record read from the ring */
+	guint64 probe_records;
+	guint64 foreign_records;	/* channel out of range: counted, ignored */
 	guint64 first_raise_ns;
 	guint64 last_raise_ns;
 	guint64 lost;			/* device's count, from the header */

@@ -33,6 +33,28 @@ static char *opt_path(const char *path)
 	return g_strjoinv(",,", parts);
 }
 
+/* -device irqstorm,...: every active channel's pattern and work. */
+static char *device_opts(const IrqstormScenario *sc)
+{
+	GString *d = g_string_new("irqstorm,id=storm,memdev=irqstorm-log");
+
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		const IrqstormChannelSpec *c = &sc->ch[n];
+
+		if (c->pattern == IRQSTORM_PATTERN_OFF)
+			continue;
+		g_string_append_printf(d, ",ch%u-pattern=%s,ch%u-period-ns=%" G_GUINT64_FORMAT
+				       ",ch%u-burst=%u,ch%u-gap-ns=%" G_GUINT64_FORMAT
+				       ",ch%u-seed=%" G_GUINT64_FORMAT ",ch%u-pio-words=%u"
+				       ",ch%u-ready-delay-ns=%" G_GUINT64_FORMAT
+				       ",ch%u-ready-channel=%d",
+				       n, irqstorm_pattern_name(c->pattern), n, c->period_ns,
+				       n, c->burst, n, c->gap_ns, n, c->seed, n, c->pio_words,
+				       n, c->ready_delay_ns, n, c->ready_channel);
+	}
+	return g_string_free(d, FALSE);
+}
+
 /* The accelerator options: icount implies TCG (the parser enforces it). */
 static void add_accel(GPtrArray *a, const IrqstormScenario *sc)
 {
@@ -103,8 +125,7 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	addf(a, "memory-backend-file,id=irqstorm-log,mem-path=%s,size=%uM,share=on",
 	     log, sc->log_mb);
 	add(a, "-device");
-	addf(a, "irqstorm,id=storm,memdev=irqstorm-log,ch0-pattern=periodic,"
-	     "ch0-period-ns=%" G_GUINT64_FORMAT, sc->period_ns);
+	g_ptr_array_add(a, device_opts(sc));
 	add(a, "-fw_cfg");
 	addf(a, "name=opt/irqstorm/guest.conf,file=%s", conf);
 	add(a, "-chardev");
@@ -121,12 +142,72 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	return (GStrv)g_ptr_array_free(a, FALSE);
 }
 
+typedef char *(*ChannelValue)(const IrqstormChannelSpec *c);
+
+static char *v_threading(const IrqstormChannelSpec *c)
+{
+	return g_strdup(irqstorm_threading_name(c->threading));
+}
+
+static char *v_work(const IrqstormChannelSpec *c)
+{
+	return g_strdup(irqstorm_work_name(c->work));
+}
+
+static char *v_resched(const IrqstormChannelSpec *c)
+{
+	return g_strdup_printf("%u", c->resched_every);
+}
+
+static char *v_opt(int v)
+{
+	return v == IRQSTORM_NONE ? g_strdup("-") : g_strdup_printf("%d", v);
+}
+
+static char *v_prio(const IrqstormChannelSpec *c)
+{
+	return v_opt(c->thread_prio);
+}
+
+static char *v_cpu(const IrqstormChannelSpec *c)
+{
+	return v_opt(c->thread_cpu);
+}
+
+/* key=v0,v1,v2,v3: one value per channel, as the driver's arrays take. */
+static void conf_list(GString *out, const IrqstormScenario *sc, const char *key,
+		      ChannelValue fn)
+{
+	g_string_append_printf(out, "%s=", key);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		g_autofree char *v = fn(&sc->ch[n]);
+
+		g_string_append_printf(out, "%s%s", n ? "," : "", v);
+	}
+	g_string_append_c(out, '\n');
+}
+
 /* The key=value file guest-init/init reads through fw_cfg. */
 char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 {
-	return g_strdup_printf("duration_ms=%" G_GUINT64_FORMAT "\nmode=%s\n",
-			       sc->duration_ms,
-			       irqstorm_threading_name(sc->threading));
+	GString *out = g_string_new(NULL);
+
+	g_string_append_printf(out, "duration_ms=%" G_GUINT64_FORMAT "\n"
+			       "irq_mode=%s\nchannels=%u\nspin_timeout_us=%u\n",
+			       sc->duration_ms, irqstorm_irq_mode_name(sc->irq_mode),
+			       irqstorm_scenario_channel_mask(sc), sc->spin_timeout_us);
+	conf_list(out, sc, "threading", v_threading);
+	conf_list(out, sc, "work", v_work);
+	conf_list(out, sc, "resched", v_resched);
+	conf_list(out, sc, "thread_prio", v_prio);
+	conf_list(out, sc, "thread_cpu", v_cpu);
+	g_string_append_printf(out, "probe=%s\nprobe_prio=%u\nprobe_period_us=%u\n"
+			       "probe_cpu=%u\n", sc->probe ? "on" : "off",
+			       sc->probe_prio, sc->probe_period_us, sc->probe_cpu);
+	if (sc->i8042_channel != IRQSTORM_NONE)
+		g_string_append_printf(out, "i8042=%d:%u\n", sc->i8042_channel,
+				       sc->i8042_timeout_us);
+	return g_string_free(out, FALSE);
 }
 
 /* argv as one line a user can paste into a POSIX shell. */

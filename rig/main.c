@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 
+#include "cli.h"
 #include "config.h"
 #include "irqstorm/abi.h"
 #include "run.h"
@@ -23,11 +24,14 @@ typedef struct {
 } Command;
 
 static int cmd_run(int argc, char **argv);
-static int cmd_plot(int argc, char **argv);
 
 static const Command commands[] = {
 	{ "run", "SCENARIO", "boot the guest, storm, measure, write results", cmd_run },
-	{ "plot", "DIR...", "draw the latency histogram of finished runs", cmd_plot },
+	{ "matrix", "SCENARIO --vary K=V1,V2", "run every combination of scenario values",
+	  irqstorm_cmd_matrix },
+	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
+	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
+	  irqstorm_cmd_plot },
 };
 
 static int usage_error(GOptionContext *ctx, const char *msg)
@@ -155,76 +159,6 @@ static int cmd_run(int argc, char **argv)
 	return code;
 }
 
-/* gnuplot plots/histogram.gp for one result directory. */
-static gboolean plot_dir(const char *dir, GError **error)
-{
-	g_autofree char *input = g_build_filename(dir, "histogram.txt", NULL);
-	g_autofree char *output = g_build_filename(dir, "histogram.png", NULL);
-	g_autofree char *script = g_build_filename(IRQSTORM_PLOTS_DIR, "histogram.gp", NULL);
-	g_autofree char *title = g_path_get_basename(dir);
-	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-	g_autofree char *q_in = NULL, *q_out = NULL, *q_title = NULL, *params = NULL;
-	g_autofree char *errout = NULL;
-	int status;
-
-	if (!gnuplot) {
-		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
-			    "gnuplot not found: install it (apt-get install gnuplot-nox)");
-		return FALSE;
-	}
-	if (!g_file_test(input, G_FILE_TEST_IS_REGULAR)) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-			    "%s: no histogram.txt (not a finished run?)", dir);
-		return FALSE;
-	}
-	/* gnuplot string literals: escape what would end them. */
-	q_in = g_strescape(input, NULL);
-	q_out = g_strescape(output, NULL);
-	q_title = g_strescape(title, NULL);
-	params = g_strdup_printf("input=\"%s\"; output=\"%s\"; title=\"%s\"",
-				 q_in, q_out, q_title);
-	{
-		const char *argv[] = { gnuplot, "-e", params, script, NULL };
-
-		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-				  NULL, NULL, NULL, &errout, &status, error))
-			return FALSE;
-	}
-	if (!g_spawn_check_wait_status(status, NULL)) {
-		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
-			    "gnuplot failed on %s:\n%s", input, errout);
-		return FALSE;
-	}
-	printf("%s\n", output);
-	return TRUE;
-}
-
-/* irqstorm plot DIR... */
-static int cmd_plot(int argc, char **argv)
-{
-	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - plot finished runs");
-	g_autoptr(GError) err = NULL;
-	int code = IRQSTORM_EXIT_PASSED;
-
-	g_option_context_set_description(ctx,
-		"Writes DIR/histogram.png from DIR/histogram.txt with gnuplot\n"
-		"(plots/histogram.gp): one curve per stage, log-scale counts.\n"
-		"\nExample:\n  irqstorm plot results/default\n");
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return usage_error(ctx, err->message);
-	if (argc < 2)
-		return usage_error(ctx, "plot needs at least one result DIR");
-	for (int i = 1; i < argc; i++) {
-		g_autoptr(GError) e = NULL;
-
-		if (!plot_dir(argv[i], &e)) {
-			g_printerr("irqstorm: %s\n", e->message);
-			code = IRQSTORM_EXIT_ERROR;
-		}
-	}
-	return code;
-}
-
 static void print_usage(FILE *f)
 {
 	fprintf(f, "Usage: irqstorm COMMAND [OPTION...]\n\n"
@@ -232,7 +166,7 @@ static void print_usage(FILE *f)
 		"interrupt handlers do to latency in a Linux guest, stage by stage.\n\n"
 		"Commands:\n");
 	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(f, "  %-5s %-9s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  %-7s %-24s %s\n", commands[i].name, commands[i].args,
 			commands[i].summary);
 	fprintf(f, "\n'irqstorm COMMAND --help' explains each command.\n"
 		"Version " IRQSTORM_VERSION ", ABI %u.\n", IRQSTORM_ABI_VERSION);

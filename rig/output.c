@@ -132,8 +132,8 @@ gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 /* Write the CSV column titles. */
 gboolean irqstorm_write_csv_header(FILE *f)
 {
-	return fputs("seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced\n",
-		     f) >= 0;
+	return fputs("seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
+		     "work,cpu_hardirq,cpu_thread,cpu_done\n", f) >= 0;
 }
 
 /* Write one CSV field: a stamp if its flag is set, else nothing. */
@@ -156,7 +156,14 @@ gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r)
 	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->t_thread) ||
 	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->t_done))
 		return FALSE;
-	return fprintf(f, ",%" G_GUINT32_FORMAT "\n", (guint32)r->coalesced) >= 0;
+	if (fprintf(f, ",%" G_GUINT32_FORMAT ",%" G_GUINT32_FORMAT,
+		    (guint32)r->coalesced, (guint32)r->work) < 0)
+		return FALSE;
+	if (!csv_stamp(f, r->flags, IRQSTORM_REC_HARDIRQ, r->cpu_hardirq) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->cpu_thread) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->cpu_done))
+		return FALSE;
+	return fputc('\n', f) != EOF;
 }
 
 /* Add member name = v, or null when the histogram is empty. */

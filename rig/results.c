@@ -19,8 +19,10 @@
 #define SUMMARY_FILE_VERSION 1
 
 static const char *const stale_outputs[] = {
-	"histogram.txt", "summary.json", "records.csv", "console.log",
-	"qemu.log", "qemu-cmdline.txt", "scenario.ini",
+	"histogram.txt", "histogram-ch0.txt", "histogram-ch1.txt",
+	"histogram-ch2.txt", "histogram-ch3.txt", "summary.json", "records.csv",
+	"console.log", "qemu.log", "qemu-cmdline.txt", "scenario.ini",
+	"histogram.png", "histogram.svg",
 };
 
 IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
@@ -169,26 +171,72 @@ static void check_eq(IrqstormResults *res, const char *what, guint64 a,
 						G_GUINT64_FORMAT, what, a, what_b, b));
 }
 
+/* Item n of a guest value "v0,v1,...", as a number; FALSE if absent. */
+static gboolean guest_item(const IrqstormResults *res, const char *key, guint n,
+			   guint64 *v)
+{
+	const char *s = guest_value(res, key);
+	g_auto(GStrv) items = s ? g_strsplit(s, ",", -1) : NULL;
+
+	return items && n < g_strv_length(items) &&
+	       g_ascii_string_to_unsigned(items[n], 10, 0, G_MAXUINT64, v, NULL);
+}
+
+/* Guest, device and host must tell the same story about channel n. */
+static void check_channel(IrqstormResults *res, guint n)
+{
+	const IrqstormDeviceCounters *dev = &res->dev_ch[n];
+	const IrqstormTally *host = &res->data->ch[n];
+	g_autofree char *dh = g_strdup_printf("device ch%u-handled", n);
+	g_autofree char *what = NULL;
+	guint64 guest;
+
+	if (!guest_item(res, "handled", n, &guest)) {
+		g_ptr_array_add(res->failed_checks, g_strdup_printf(
+			"the guest did not report channel %u's handled count", n));
+		return;
+	}
+	what = g_strdup_printf("guest channel %u handled", n);
+	check_eq(res, what, guest, dh, dev->handled);
+	g_free(what);
+	what = g_strdup_printf("channel %u records with a done stamp", n);
+	check_eq(res, what, host->done_records, dh, dev->handled);
+	g_free(what);
+	/* Every firing is an event or merged into one; every event done,
+	 * given up on, or still in flight: none vanished. */
+	what = g_strdup_printf("device ch%u-raised", n);
+	check_eq(res, what, dev->raised,
+		 "handled + coalesced + incomplete + in flight",
+		 dev->handled + dev->coalesced + dev->incomplete + dev->in_flight);
+}
+
 /* Cross-checks between the three witnesses: guest, device and host. */
 static void run_checks(IrqstormResults *res)
 {
+	const IrqstormScenario *sc = res->set->scenario;
 	const IrqstormCollected *d = res->data;
-	guint64 guest_handled;
+	guint mask = irqstorm_scenario_channel_mask(sc);
+	guint64 v;
 
-	if (!guest_u64(res, "handled", &guest_handled)) {
-		g_ptr_array_add(res->failed_checks,
-				g_strdup("the guest did not report 'handled'"));
-		return;
-	}
 	check_eq(res, "records lost by the ring", d->lost, "expected", 0);
 	check_eq(res, "device log-lost", res->dev_lost, "the log header's lost", d->lost);
 	check_eq(res, "records read by the host", d->records,
 		 "records published by the device", res->dev_published);
-	check_eq(res, "records with a done stamp", d->done_records,
-		 "device ch0-handled", res->dev_handled);
-	check_eq(res, "guest handled", guest_handled,
-		 "device ch0-handled", res->dev_handled);
+	check_eq(res, "records of unknown channels", d->foreign_records, "expected", 0);
 	check_eq(res, "device guest-errors", res->dev_guest_errors, "expected", 0);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (mask & 1u << n)
+			check_channel(res, n);
+	check_eq(res, "probe records read", d->probe_records, "device probes",
+		 res->dev_probes);
+	if (sc->probe) {
+		if (!guest_u64(res, "probe_samples", &v))
+			g_ptr_array_add(res->failed_checks,
+					g_strdup("the guest did not report probe_samples"));
+		else
+			check_eq(res, "guest probe samples", v, "device probes",
+				 res->dev_probes);
+	}
 }
 
 /* ---- summary.json ----------------------------------------------------- */
@@ -259,30 +307,89 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
 	json_builder_end_object(b);
 }
 
+/* A tally's counts, as members of the object being built. */
+static void add_tally_counts(JsonBuilder *b, const IrqstormTally *t)
+{
+	add_u64(b, "records", t->records);
+	add_u64(b, "done_records", t->done_records);
+	add_u64(b, "incomplete_records", t->incomplete_records);
+	add_u64(b, "coalesced_events", t->coalesced_events);
+	add_u64(b, "coalesced_raises", t->coalesced_raises);
+	add_u64(b, "overlap_events", t->overlap_events);
+	add_u64(b, "work", t->work);
+}
+
+static void add_device_counts(JsonBuilder *b, const IrqstormDeviceCounters *c)
+{
+	add_u64(b, "raised", c->raised);
+	add_u64(b, "coalesced", c->coalesced);
+	add_u64(b, "overlapped", c->overlapped);
+	add_u64(b, "handled", c->handled);
+	add_u64(b, "incomplete", c->incomplete);
+	add_u64(b, "in_flight", c->in_flight);
+	add_u64(b, "pio_reads", c->pio_reads);
+	add_u64(b, "ready_polls", c->ready_polls);
+}
+
+/* A guest value: a number, a list of numbers, or else a string. */
+static void add_guest_value(JsonBuilder *b, const char *key, const char *val)
+{
+	g_auto(GStrv) items = g_strsplit(val, ",", -1);
+	gboolean numbers = items[0] != NULL;
+	guint64 v;
+
+	for (gsize i = 0; items[i]; i++)
+		numbers = numbers && g_ascii_string_to_unsigned(items[i], 10, 0,
+								G_MAXUINT64, &v, NULL);
+	json_builder_set_member_name(b, key);
+	if (!numbers) {
+		json_builder_add_string_value(b, val);
+	} else if (!items[1]) {
+		json_builder_add_int_value(b, g_ascii_strtoull(val, NULL, 10));
+	} else {
+		json_builder_begin_array(b);
+		for (gsize i = 0; items[i]; i++)
+			json_builder_add_int_value(b, g_ascii_strtoull(items[i], NULL, 10));
+		json_builder_end_array(b);
+	}
+}
+
 static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 {
 	const IrqstormCollected *d = res->data;
-	guint64 v;
+	IrqstormDeviceCounters total = { 0 };
 
 	json_builder_set_member_name(b, "host");
 	json_builder_begin_object(b);
-	add_u64(b, "records", d ? d->records : 0);
-	add_u64(b, "done_records", d ? d->done_records : 0);
-	add_u64(b, "incomplete_records", d ? d->incomplete_records : 0);
-	add_u64(b, "coalesced_events", d ? d->coalesced_events : 0);
-	add_u64(b, "coalesced_raises", d ? d->coalesced_raises : 0);
-	add_u64(b, "lost", d ? d->lost : 0);
+	if (d) {
+		add_tally_counts(b, &d->all);
+		add_u64(b, "all_records", d->records);
+		add_u64(b, "probe_records", d->probe_records);
+		add_u64(b, "foreign_records", d->foreign_records);
+		add_u64(b, "lost", d->lost);
+	}
 	json_builder_end_object(b);
 
 	json_builder_set_member_name(b, "device");
 	if (res->have_counters) {
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+			const IrqstormDeviceCounters *c = &res->dev_ch[n];
+
+			total.raised += c->raised;
+			total.coalesced += c->coalesced;
+			total.overlapped += c->overlapped;
+			total.handled += c->handled;
+			total.incomplete += c->incomplete;
+			total.in_flight += c->in_flight;
+			total.pio_reads += c->pio_reads;
+			total.ready_polls += c->ready_polls;
+		}
 		json_builder_begin_object(b);
-		add_u64(b, "raised", res->dev_raised);
-		add_u64(b, "coalesced", res->dev_coalesced);
-		add_u64(b, "handled", res->dev_handled);
+		add_device_counts(b, &total);
 		add_u64(b, "published", res->dev_published);
 		add_u64(b, "lost", res->dev_lost);
 		add_u64(b, "guest_errors", res->dev_guest_errors);
+		add_u64(b, "probes", res->dev_probes);
 		json_builder_end_object(b);
 	} else {
 		json_builder_add_null_value(b);
@@ -295,12 +402,59 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 		gpointer k, val;
 
 		g_hash_table_iter_init(&it, res->guest);
-		while (g_hash_table_iter_next(&it, &k, &val)) {
-			if (g_ascii_string_to_unsigned(val, 10, 0, G_MAXUINT64, &v, NULL))
-				add_u64(b, k, v);
-			else
-				add_str(b, k, val);
-		}
+		while (g_hash_table_iter_next(&it, &k, &val))
+			add_guest_value(b, k, val);
+	}
+	json_builder_end_object(b);
+}
+
+/* Every stage of a tally, as an object of stage objects. */
+static void add_stages(JsonBuilder *b, const IrqstormTally *t, gboolean probe)
+{
+	json_builder_set_member_name(b, "stages");
+	json_builder_begin_object(b);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		if (st == IRQSTORM_STAGE_PROBE && !probe)
+			continue;
+		json_builder_set_member_name(b, irqstorm_stage_name(st));
+		json_builder_add_value(b, irqstorm_summary_stage_json(t->hist[st]));
+	}
+	json_builder_end_object(b);
+}
+
+/* Each active channel: its settings, counts and stages. */
+static void add_channels(JsonBuilder *b, const IrqstormResults *res)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+
+	json_builder_set_member_name(b, "channels");
+	json_builder_begin_object(b);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		const IrqstormChannelSpec *c = &sc->ch[n];
+		char key[4];
+
+		if (c->pattern == IRQSTORM_PATTERN_OFF)
+			continue;
+		g_snprintf(key, sizeof(key), "%u", n);
+		json_builder_set_member_name(b, key);
+		json_builder_begin_object(b);
+		add_str(b, "pattern", irqstorm_pattern_name(c->pattern));
+		add_u64(b, "period_ns", c->period_ns);
+		add_str(b, "threading", irqstorm_threading_name(c->threading));
+		add_str(b, "work", irqstorm_work_name(c->work));
+		json_builder_set_member_name(b, "host");
+		json_builder_begin_object(b);
+		if (res->data)
+			add_tally_counts(b, &res->data->ch[n]);
+		json_builder_end_object(b);
+		json_builder_set_member_name(b, "device");
+		json_builder_begin_object(b);
+		if (res->have_counters)
+			add_device_counts(b, &res->dev_ch[n]);
+		json_builder_end_object(b);
+		if (res->data)
+			add_stages(b, &res->data->ch[n], FALSE);
+		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
 }
@@ -337,32 +491,54 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	json_builder_set_member_name(b, "virtual_seconds");
 	json_builder_add_double_value(b, res->data && res->data->last_raise_ns ?
 		(res->data->last_raise_ns - res->data->first_raise_ns) / 1e9 : 0.0);
+	add_str(b, "irq_mode", guest_value(res, "irq_mode"));
 
 	json_builder_set_member_name(b, "counts");
 	json_builder_begin_object(b);
 	add_counts(b, res);
 	json_builder_end_object(b);
 
-	json_builder_set_member_name(b, "stages");
-	json_builder_begin_object(b);
-	for (int st = 0; res->data && st < IRQSTORM_STAGE_COUNT; st++) {
-		json_builder_set_member_name(b, irqstorm_stage_name(st));
-		json_builder_add_value(b, irqstorm_summary_stage_json(res->data->hist[st]));
-	}
-	json_builder_end_object(b);
+	if (res->data)
+		add_stages(b, &res->data->all, TRUE);
+	add_channels(b, res);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
+}
+
+/* histogram.txt (all channels, with the probe), and histogram-chN.txt for
+ * each channel when more than one stormed. */
+static gboolean write_histfiles(const IrqstormResults *res, GError **error)
+{
+	guint mask = irqstorm_scenario_channel_mask(res->set->scenario);
+	g_autofree char *all = out_path(res, "histogram.txt");
+	const char *names[IRQSTORM_STAGE_COUNT];
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		names[st] = irqstorm_stage_name(st);
+	if (!irqstorm_write_histfile(all, res->data->all.hist, names,
+				     IRQSTORM_STAGE_COUNT, error))
+		return FALSE;
+	if (!(mask & (mask - 1)))
+		return TRUE;
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		g_autofree char *name = g_strdup_printf("histogram-ch%u.txt", n);
+		g_autofree char *path = out_path(res, name);
+
+		if ((mask & 1u << n) &&
+		    !irqstorm_write_histfile(path, res->data->ch[n].hist, names,
+					     IRQSTORM_STAGE_PROBE, error))
+			return FALSE;
+	}
+	return TRUE;
 }
 
 /* Decide complete/consistent, write histogram.txt and summary.json, and
  * set or clear the INCOMPLETE marker. Returns the exit code. */
 int irqstorm_results_finish(IrqstormResults *res, GError **error)
 {
-	g_autofree char *hist_path = out_path(res, "histogram.txt");
 	g_autofree char *json_path = out_path(res, "summary.json");
 	g_autofree char *marker = out_path(res, "INCOMPLETE");
 	g_autoptr(JsonNode) root = NULL;
-	const char *names[IRQSTORM_STAGE_COUNT];
 	int code;
 
 	res->incomplete_reason = incomplete_reason(res);
@@ -372,13 +548,8 @@ int irqstorm_results_finish(IrqstormResults *res, GError **error)
 	code = res->complete && !res->failed_checks->len ?
 	       IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
 
-	if (res->data) {
-		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
-			names[st] = irqstorm_stage_name(st);
-		if (!irqstorm_write_histfile(hist_path, res->data->hist, names,
-					     IRQSTORM_STAGE_COUNT, error))
-			return IRQSTORM_EXIT_ERROR;
-	}
+	if (res->data && !write_histfiles(res, error))
+		return IRQSTORM_EXIT_ERROR;
 	root = summary_json(res, code);
 	if (!irqstorm_write_json_file(json_path, root, error))
 		return IRQSTORM_EXIT_ERROR;
@@ -393,7 +564,23 @@ int irqstorm_results_finish(IrqstormResults *res, GError **error)
 	return code;
 }
 
-/* The human summary: how it ended, the counts, one line per stage. */
+/* One line per stage of a tally that has samples. */
+static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
+{
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		const IrqstormHist *h = t->hist[st];
+
+		if (!irqstorm_hist_count(h))
+			continue;
+		fprintf(out, "%s%-8s %9" G_GUINT64_FORMAT " %10.2f %10.2f %10.2f %10.2f\n",
+			indent, irqstorm_stage_name(st), irqstorm_hist_count(h),
+			irqstorm_hist_min(h) / 1e3, irqstorm_hist_avg(h) / 1e3,
+			irqstorm_hist_percentile(h, 99.0) / 1e3,
+			irqstorm_hist_max(h) / 1e3);
+	}
+}
+
+/* The human summary: how it ended, the counts, per channel its stages. */
 void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
@@ -401,34 +588,48 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 	g_autofree char *mode = sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
 		g_strdup("no icount: not deterministic") :
 		g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+	const char *s;
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
 		res->complete ? "complete" : "INCOMPLETE", sc->path,
 		irqstorm_accel_name(sc->accel), mode, res->wall_seconds);
 	if (!res->complete)
 		fprintf(out, "  incomplete: %s\n", res->incomplete_reason);
-	if (res->have_counters)
-		fprintf(out, "  device: %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
-			" coalesced, %" G_GUINT64_FORMAT " handled; guest handled %s\n",
-			res->dev_raised, res->dev_coalesced, res->dev_handled,
-			guest_value(res, "handled") ?: "?");
-	if (d) {
-		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %"
-			G_GUINT64_FORMAT " lost\n", d->records, d->lost);
-		fprintf(out, "  %-8s %9s %10s %10s %10s %10s  (us of virtual time)\n",
-			"stage", "count", "min", "avg", "p99", "max");
-		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
-			const IrqstormHist *h = d->hist[st];
+	if (d)
+		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
+			" lost; guest interrupts: %s\n", d->records, d->lost,
+			guest_value(res, "irq_mode") ?: "?");
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		const IrqstormChannelSpec *c = &sc->ch[n];
+		const IrqstormDeviceCounters *dev = &res->dev_ch[n];
 
-			if (!irqstorm_hist_count(h))
-				continue;
-			fprintf(out, "  %-8s %9" G_GUINT64_FORMAT " %10.2f %10.2f %10.2f %10.2f\n",
-				irqstorm_stage_name(st), irqstorm_hist_count(h),
-				irqstorm_hist_min(h) / 1e3, irqstorm_hist_avg(h) / 1e3,
-				irqstorm_hist_percentile(h, 99.0) / 1e3,
-				irqstorm_hist_max(h) / 1e3);
+		if (c->pattern == IRQSTORM_PATTERN_OFF)
+			continue;
+		fprintf(out, "  channel %u: %s %.6g Hz, %s, work %s", n,
+			irqstorm_pattern_name(c->pattern), 1e9 / c->period_ns,
+			irqstorm_threading_name(c->threading), irqstorm_work_name(c->work));
+		if (res->have_counters)
+			fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
+				" coalesced, %" G_GUINT64_FORMAT " handled",
+				dev->raised, dev->coalesced, dev->handled);
+		fputc('\n', out);
+		if (d) {
+			fprintf(out, "    %-8s %9s %10s %10s %10s %10s  (us of virtual time)\n",
+				"stage", "count", "min", "avg", "p99", "max");
+			print_stages(out, "    ", &d->ch[n]);
 		}
 	}
+	if (d && d->probe_records) {
+		const IrqstormHist *h = d->all.hist[IRQSTORM_STAGE_PROBE];
+
+		fprintf(out, "  probe task: %" G_GUINT64_FORMAT " wake-ups, late by "
+			"avg %.2f us, max %.2f us\n", irqstorm_hist_count(h),
+			irqstorm_hist_avg(h) / 1e3, irqstorm_hist_max(h) / 1e3);
+	}
+	if ((s = guest_value(res, "i8042")) && g_strcmp0(s, "none"))
+		fprintf(out, "  i8042 region: %s\n", s);
+	if ((s = guest_value(res, "spin_timeouts")) && strspn(s, "0,") != strlen(s))
+		fprintf(out, "  spin timeouts per channel: %s\n", s);
 	for (guint i = 0; i < res->failed_checks->len; i++)
 		fprintf(out, "  CHECK FAILED: %s\n", (char *)res->failed_checks->pdata[i]);
 	fprintf(out, "  results: %s/\n", res->set->out_dir);

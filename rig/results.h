@@ -12,6 +12,12 @@
 #include "collect.h"
 #include "run.h"
 
+/* One channel's counters as the device keeps them (QOM chN-*). */
+typedef struct {
+	guint64 raised, coalesced, overlapped, handled, incomplete, in_flight;
+	guint64 pio_reads, ready_polls;
+} IrqstormDeviceCounters;
+
 typedef struct {
 	const IrqstormRunSettings *set;
 	IrqstormCollected *data;	/* NULL if collection never started */
@@ -19,8 +25,8 @@ typedef struct {
 	/* device counters, read over QMP after the guest powered off */
 	gboolean have_counters;
 	char *counters_error;
-	guint64 dev_raised, dev_coalesced, dev_handled;
-	guint64 dev_published, dev_lost, dev_guest_errors;
+	IrqstormDeviceCounters dev_ch[IRQSTORM_NUM_CHANNELS];
+	guint64 dev_published, dev_lost, dev_guest_errors, dev_probes;
 
 	/* how it ended */
 	gboolean guest_shutdown;

@@ -265,28 +265,59 @@ static gboolean on_signal(gpointer user)
 
 /* ---- phases ---------------------------------------------------------- */
 
+/* One counter over QMP; on failure the error is kept and FALSE returned. */
+static gboolean qom_counter(RunLoop *rl, IrqstormResults *res, const char *name,
+			    guint64 *value)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (irqstorm_qmp_qom_get_u64(rl->qmp, IRQSTORM_DEVICE_QOM_PATH, name,
+				     value, QMP_COMMAND_MS, &err))
+		return TRUE;
+	res->counters_error = g_strdup(err->message);
+	return FALSE;
+}
+
 /* Read every device counter; a failure is recorded, not fatal. */
 static void read_device_counters(RunLoop *rl, IrqstormResults *res)
 {
-	static const char *const names[] = {
-		"ch0-raised", "ch0-coalesced", "ch0-handled",
-		"log-published", "log-lost", "guest-errors",
+	static const struct {
+		const char *name;
+		gsize offset;
+	} per_channel[] = {
+		{ "raised", G_STRUCT_OFFSET(IrqstormDeviceCounters, raised) },
+		{ "coalesced", G_STRUCT_OFFSET(IrqstormDeviceCounters, coalesced) },
+		{ "overlapped", G_STRUCT_OFFSET(IrqstormDeviceCounters, overlapped) },
+		{ "handled", G_STRUCT_OFFSET(IrqstormDeviceCounters, handled) },
+		{ "incomplete", G_STRUCT_OFFSET(IrqstormDeviceCounters, incomplete) },
+		{ "in-flight", G_STRUCT_OFFSET(IrqstormDeviceCounters, in_flight) },
+		{ "pio-reads", G_STRUCT_OFFSET(IrqstormDeviceCounters, pio_reads) },
+		{ "ready-polls", G_STRUCT_OFFSET(IrqstormDeviceCounters, ready_polls) },
 	};
-	guint64 *fields[] = {
-		&res->dev_raised, &res->dev_coalesced, &res->dev_handled,
-		&res->dev_published, &res->dev_lost, &res->dev_guest_errors,
+	const struct {
+		const char *name;
+		guint64 *value;
+	} device[] = {
+		{ "log-published", &res->dev_published },
+		{ "log-lost", &res->dev_lost },
+		{ "guest-errors", &res->dev_guest_errors },
+		{ "probes", &res->dev_probes },
 	};
 
-	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
-		g_autoptr(GError) err = NULL;
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		for (gsize i = 0; i < G_N_ELEMENTS(per_channel); i++) {
+			g_autofree char *name = g_strdup_printf("ch%u-%s", n,
+								per_channel[i].name);
 
-		if (!irqstorm_qmp_qom_get_u64(rl->qmp, IRQSTORM_DEVICE_QOM_PATH,
-					      names[i], fields[i], QMP_COMMAND_MS,
-					      &err)) {
-			res->counters_error = g_strdup(err->message);
-			return;
+			if (!qom_counter(rl, res, name,
+					 G_STRUCT_MEMBER_P(&res->dev_ch[n],
+							   per_channel[i].offset)))
+				return;
 		}
 	}
+	for (gsize i = 0; i < G_N_ELEMENTS(device); i++)
+		if (!qom_counter(rl, res, device[i].name, device[i].value))
+			return;
 	res->have_counters = TRUE;
 }
 

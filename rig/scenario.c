@@ -21,24 +21,33 @@ typedef enum {
 	KEY_ICOUNT,	/* "off" or a shift in [min, max] */
 	KEY_RATE,	/* Hz -> period_ns (guint64) */
 	KEY_SECONDS,	/* decimal seconds -> ms (guint64) */
+	KEY_MICROS,	/* decimal microseconds -> ns (guint64) */
+	KEY_OPT_INT,	/* "none" (IRQSTORM_NONE) or an int in [min, max] */
 } KeyType;
 
 typedef struct {
-	const char *group;
+	const char *group;	/* "channel" stands for channel0..channel3 */
 	const char *key;
 	KeyType type;
-	gsize offset;
+	gsize offset;		/* in IrqstormScenario, or IrqstormChannelSpec */
 	guint64 min, max;
 	const char *const *choices;
 } KeyDesc;
 
 static const char *const accel_names[] = { "tcg", "kvm", "auto", NULL };
+static const char *const pattern_names[] = {
+	"off", "periodic", "poisson", "burst", "oneshot", NULL
+};
 static const char *const threading_names[] = {
 	"hardirq", "threaded", "forced", NULL
 };
+static const char *const work_names[] = { "none", "pio", "spin", NULL };
+static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
 
 #define OFF(f) offsetof(IrqstormScenario, f)
+#define CH(f) offsetof(IrqstormChannelSpec, f)
+#define NCH IRQSTORM_NUM_CHANNELS
 
 static const KeyDesc keys[] = {
 	{ "machine", "accel", KEY_CHOICE, OFF(accel), 0, 0, accel_names },
@@ -49,8 +58,27 @@ static const KeyDesc keys[] = {
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
-	{ "channel0", "rate", KEY_RATE, OFF(period_ns), 1, 10000000, NULL },
-	{ "channel0", "threading", KEY_CHOICE, OFF(threading), 0, 0, threading_names },
+	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names },
+	{ "channel", "rate", KEY_RATE, CH(period_ns), 1, 10000000, NULL },
+	{ "channel", "burst", KEY_UINT, CH(burst), 1, 1000000, NULL },
+	{ "channel", "gap_us", KEY_MICROS, CH(gap_ns), 100, 1000000000000ULL, NULL },
+	{ "channel", "seed", KEY_UINT64, CH(seed), 0, G_MAXUINT32, NULL },
+	{ "channel", "pio_words", KEY_UINT, CH(pio_words), 0, 1 << 24, NULL },
+	{ "channel", "ready_delay_us", KEY_MICROS, CH(ready_delay_ns), 0, 1000000000000ULL, NULL },
+	{ "channel", "ready_channel", KEY_OPT_INT, CH(ready_channel), 0, NCH - 1, NULL },
+	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
+	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
+	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
+	{ "channel", "thread_prio", KEY_OPT_INT, CH(thread_prio), 1, 99, NULL },
+	{ "channel", "thread_cpu", KEY_OPT_INT, CH(thread_cpu), 0, 63, NULL },
+	{ "guest", "irq_mode", KEY_CHOICE, OFF(irq_mode), 0, 0, irq_mode_names },
+	{ "guest", "spin_timeout_us", KEY_UINT, OFF(spin_timeout_us), 1, 1000000, NULL },
+	{ "guest", "probe", KEY_BOOL, OFF(probe), 0, 0, NULL },
+	{ "guest", "probe_prio", KEY_UINT, OFF(probe_prio), 1, 99, NULL },
+	{ "guest", "probe_period_us", KEY_UINT, OFF(probe_period_us), 10, 10000000, NULL },
+	{ "guest", "probe_cpu", KEY_UINT, OFF(probe_cpu), 0, 63, NULL },
+	{ "guest", "i8042_channel", KEY_OPT_INT, OFF(i8042_channel), 0, NCH - 1, NULL },
+	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
 	{ "run", "bin_ns", KEY_UINT64, OFF(bin_ns), 1, 1000000000, NULL },
@@ -58,7 +86,8 @@ static const KeyDesc keys[] = {
 	{ "run", "log_mb", KEY_UINT, OFF(log_mb), 1, 1024, NULL },
 };
 
-#define FIELD(sc, k, type) ((type *)((char *)(sc) + (k)->offset))
+/* The field key k stands for, in the scenario or in channel ch's spec. */
+#define FIELD(base, k, type) ((type *)((char *)(base) + (k)->offset))
 
 static void scenario_defaults(IrqstormScenario *sc)
 {
@@ -69,8 +98,25 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->seed = 1;
 	sc->flavour = g_strdup("rt");
 	sc->cmdline = g_strdup("");
-	sc->period_ns = 1000000;		/* 1 kHz */
-	sc->threading = IRQSTORM_THREADING_THREADED;
+	for (guint n = 0; n < NCH; n++) {
+		IrqstormChannelSpec *c = &sc->ch[n];
+
+		c->pattern = n ? IRQSTORM_PATTERN_OFF : IRQSTORM_PATTERN_PERIODIC;
+		c->period_ns = 1000000;		/* 1 kHz */
+		c->burst = 1;
+		c->gap_ns = 1000000;
+		c->seed = n + 1;
+		c->ready_channel = IRQSTORM_NONE;
+		c->threading = IRQSTORM_THREADING_THREADED;
+		c->thread_prio = IRQSTORM_NONE;
+		c->thread_cpu = IRQSTORM_NONE;
+	}
+	sc->irq_mode = IRQSTORM_IRQS_INTX;
+	sc->spin_timeout_us = 10000;
+	sc->probe_prio = 80;
+	sc->probe_period_us = 1000;
+	sc->i8042_channel = IRQSTORM_NONE;
+	sc->i8042_timeout_us = 20000;
 	sc->duration_ms = 1000;
 	sc->timeout_s = 300;
 	sc->bin_ns = 1000;
@@ -78,18 +124,40 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->log_mb = 16;
 }
 
-static const KeyDesc *find_key(const char *group, const char *key)
+/* Channel n of a group name "channelN", or -1 if it is no channel group. */
+static int channel_of_group(const char *group)
 {
-	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
-		if (!g_strcmp0(keys[i].group, group) && !g_strcmp0(keys[i].key, key))
+	const char *d = group + strlen("channel");
+
+	G_STATIC_ASSERT(NCH <= 10);
+	if (!g_str_has_prefix(group, "channel") || !g_ascii_isdigit(d[0]) || d[1] ||
+	    (guint)(d[0] - '0') >= NCH)
+		return -1;
+	return d[0] - '0';
+}
+
+/* The key's descriptor, and in *base what its offset applies to. */
+static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
+			       const char *key, void **base)
+{
+	int n = channel_of_group(group);
+	const char *g = n >= 0 ? "channel" : group;
+
+	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
+		if (!g_strcmp0(keys[i].group, g) && !g_strcmp0(keys[i].key, key)) {
+			*base = n >= 0 ? (void *)&sc->ch[n] : (void *)sc;
 			return &keys[i];
+		}
+	}
 	return NULL;
 }
 
 static gboolean known_group(const char *group)
 {
+	if (channel_of_group(group) >= 0)
+		return TRUE;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
-		if (!g_strcmp0(keys[i].group, group))
+		if (!g_strcmp0(keys[i].group, group) && g_strcmp0(group, "channel"))
 			return TRUE;
 	return FALSE;
 }
@@ -100,11 +168,11 @@ static char *choices_list(const char *const *choices)
 }
 
 /* Set a value error naming where it came from. */
-static gboolean value_error(GError **error, const char *where, const KeyDesc *k,
-			    const char *value, const char *why)
+static gboolean value_error(GError **error, const char *where, const char *group,
+			    const KeyDesc *k, const char *value, const char *why)
 {
 	g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-		    "%s: [%s] %s = '%s': %s", where, k->group, k->key, value, why);
+		    "%s: [%s] %s = '%s': %s", where, group, k->key, value, why);
 	return FALSE;
 }
 
@@ -113,9 +181,8 @@ static gboolean parse_uint(const char *value, guint64 min, guint64 max,
 			   guint64 *out, char **why)
 {
 	guint64 v;
-	g_autoptr(GError) err = NULL;
 
-	if (!g_ascii_string_to_unsigned(value, 10, min, max, &v, &err)) {
+	if (!g_ascii_string_to_unsigned(value, 10, min, max, &v, NULL)) {
 		*why = g_strdup_printf("expected an integer from %" G_GUINT64_FORMAT
 				       " to %" G_GUINT64_FORMAT, min, max);
 		return FALSE;
@@ -124,16 +191,19 @@ static gboolean parse_uint(const char *value, guint64 min, guint64 max,
 	return TRUE;
 }
 
-/* Parse a finite positive decimal number (no exponent tricks, no NaN). */
-static gboolean parse_decimal(const char *value, double *out, char **why)
+/* Parse a finite decimal number, positive (or zero if allowed). */
+static gboolean parse_decimal(const char *value, gboolean zero_ok, double *out,
+			      char **why)
 {
 	char *end = NULL;
 	double v;
 
 	errno = 0;
 	v = g_ascii_strtod(value, &end);
-	if (errno || end == value || *end || !isfinite(v) || v <= 0) {
-		*why = g_strdup("expected a positive decimal number");
+	if (errno || end == value || *end || !isfinite(v) || v < 0 ||
+	    (v == 0 && !zero_ok)) {
+		*why = g_strdup(zero_ok ? "expected a decimal number >= 0" :
+				"expected a positive decimal number");
 		return FALSE;
 	}
 	*out = v;
@@ -148,8 +218,26 @@ static int choice_index(const char *const *choices, const char *value)
 	return -1;
 }
 
-/* Store one key's value into the scenario, or say precisely why not. */
-static gboolean apply_key(IrqstormScenario *sc, const KeyDesc *k,
+/* A decimal value scaled to an integer unit, within the key's range. */
+static gboolean parse_scaled(const char *value, const KeyDesc *k, double scale,
+			     guint64 *out, char **why)
+{
+	double d;
+
+	if (!parse_decimal(value, k->min == 0, &d, why))
+		return FALSE;
+	d = round(d * scale);
+	if (d < k->min || d > k->max) {
+		*why = g_strdup_printf("out of range (%g to %g)", k->min / scale,
+				       k->max / scale);
+		return FALSE;
+	}
+	*out = (guint64)d;
+	return TRUE;
+}
+
+/* Store one key's value, or say precisely why not. */
+static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 			  const char *value, const char *where, GError **error)
 {
 	g_autofree char *why = NULL;
@@ -159,33 +247,34 @@ static gboolean apply_key(IrqstormScenario *sc, const KeyDesc *k,
 
 	switch (k->type) {
 	case KEY_UINT:
-		if (!parse_uint(value, k->min, k->max, &u, &why))
-			return value_error(error, where, k, value, why);
-		*FIELD(sc, k, guint) = u;
-		return TRUE;
 	case KEY_UINT64:
 		if (!parse_uint(value, k->min, k->max, &u, &why))
-			return value_error(error, where, k, value, why);
-		*FIELD(sc, k, guint64) = u;
+			break;
+		if (k->type == KEY_UINT)
+			*FIELD(base, k, guint) = u;
+		else
+			*FIELD(base, k, guint64) = u;
 		return TRUE;
 	case KEY_BOOL:
-		if (!g_strcmp0(value, "true") || !g_strcmp0(value, "false")) {
-			*FIELD(sc, k, gboolean) = !g_strcmp0(value, "true");
-			return TRUE;
+		if (g_strcmp0(value, "true") && g_strcmp0(value, "false")) {
+			why = g_strdup("expected true or false");
+			break;
 		}
-		return value_error(error, where, k, value, "expected true or false");
+		*FIELD(base, k, gboolean) = !g_strcmp0(value, "true");
+		return TRUE;
 	case KEY_STRING:
-		if (strpbrk(value, "\n\r"))
-			return value_error(error, where, k, value,
-					   "must be a single line");
+		if (strpbrk(value, "\n\r")) {
+			why = g_strdup("must be a single line");
+			break;
+		}
 		if (k->choices && choice_index(k->choices, value) < 0) {
 			g_autofree char *list = choices_list(k->choices);
 
 			why = g_strdup_printf("expected one of: %s", list);
-			return value_error(error, where, k, value, why);
+			break;
 		}
-		g_free(*FIELD(sc, k, char *));
-		*FIELD(sc, k, char *) = g_strdup(value);
+		g_free(*FIELD(base, k, char *));
+		*FIELD(base, k, char *) = g_strdup(value);
 		return TRUE;
 	case KEY_CHOICE:
 		idx = choice_index(k->choices, value);
@@ -193,97 +282,159 @@ static gboolean apply_key(IrqstormScenario *sc, const KeyDesc *k,
 			g_autofree char *list = choices_list(k->choices);
 
 			why = g_strdup_printf("expected one of: %s", list);
-			return value_error(error, where, k, value, why);
+			break;
 		}
-		*FIELD(sc, k, int) = idx;
+		*FIELD(base, k, int) = idx;
 		return TRUE;
 	case KEY_ICOUNT:
-		if (!g_strcmp0(value, "off")) {
-			*FIELD(sc, k, int) = IRQSTORM_ICOUNT_OFF;
+	case KEY_OPT_INT:
+		if (!g_strcmp0(value, k->type == KEY_ICOUNT ? "off" : "none")) {
+			*FIELD(base, k, int) = k->type == KEY_ICOUNT ?
+					       IRQSTORM_ICOUNT_OFF : IRQSTORM_NONE;
 			return TRUE;
 		}
-		if (!parse_uint(value, k->min, k->max, &u, &why))
-			return value_error(error, where, k, value,
-					   "expected 'off' or a shift from 0 to 10");
-		*FIELD(sc, k, int) = u;
+		if (!parse_uint(value, k->min, k->max, &u, &why)) {
+			g_free(why);
+			why = g_strdup_printf("expected '%s' or an integer from %"
+					      G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+					      k->type == KEY_ICOUNT ? "off" : "none",
+					      k->min, k->max);
+			break;
+		}
+		*FIELD(base, k, int) = u;
 		return TRUE;
 	case KEY_RATE:
-		if (!parse_decimal(value, &d, &why))
-			return value_error(error, where, k, value, why);
+		if (!parse_decimal(value, FALSE, &d, &why))
+			break;
 		if (d < k->min || d > k->max) {
 			why = g_strdup_printf("rate in Hz must be from %" G_GUINT64_FORMAT
 					      " to %" G_GUINT64_FORMAT, k->min, k->max);
-			return value_error(error, where, k, value, why);
+			break;
 		}
-		*FIELD(sc, k, guint64) = (guint64)llround(1e9 / d);
+		*FIELD(base, k, guint64) = (guint64)llround(1e9 / d);
 		return TRUE;
 	case KEY_SECONDS:
-		if (!parse_decimal(value, &d, &why))
-			return value_error(error, where, k, value, why);
-		u = (guint64)llround(d * 1000.0);
-		if (u < k->min || u > k->max)
-			return value_error(error, where, k, value,
-					   "seconds must be from 0.001 to 3600");
-		*FIELD(sc, k, guint64) = u;
+		if (!parse_scaled(value, k, 1e3, &u, &why))
+			break;
+		*FIELD(base, k, guint64) = u;
+		return TRUE;
+	case KEY_MICROS:
+		if (!parse_scaled(value, k, 1e3, &u, &why))
+			break;
+		*FIELD(base, k, guint64) = u;
 		return TRUE;
 	}
-	g_assert_not_reached();
+	return value_error(error, where, group, k, value, why);
 }
 
-/* Print one key's current value the way the parser reads it back. */
-static char *format_key(const IrqstormScenario *sc, const KeyDesc *k)
+/* One key's current value the way the parser reads it back. */
+static char *format_key(const void *base, const KeyDesc *k)
 {
-	const IrqstormScenario *s = sc;
 	int i;
 
 	switch (k->type) {
 	case KEY_UINT:
-		return g_strdup_printf("%u", *FIELD(s, k, const guint));
+		return g_strdup_printf("%u", *FIELD(base, k, const guint));
 	case KEY_UINT64:
-		return g_strdup_printf("%" G_GUINT64_FORMAT, *FIELD(s, k, const guint64));
+		return g_strdup_printf("%" G_GUINT64_FORMAT, *FIELD(base, k, const guint64));
 	case KEY_BOOL:
-		return g_strdup(*FIELD(s, k, const gboolean) ? "true" : "false");
+		return g_strdup(*FIELD(base, k, const gboolean) ? "true" : "false");
 	case KEY_STRING:
-		return g_strdup(*FIELD(s, k, char *const));
+		return g_strdup(*FIELD(base, k, char *const));
 	case KEY_CHOICE:
-		return g_strdup(k->choices[*FIELD(s, k, const int)]);
+		return g_strdup(k->choices[*FIELD(base, k, const int)]);
 	case KEY_ICOUNT:
-		i = *FIELD(s, k, const int);
-		return i == IRQSTORM_ICOUNT_OFF ? g_strdup("off") : g_strdup_printf("%d", i);
+	case KEY_OPT_INT:
+		i = *FIELD(base, k, const int);
+		if (i < 0)
+			return g_strdup(k->type == KEY_ICOUNT ? "off" : "none");
+		return g_strdup_printf("%d", i);
 	case KEY_RATE:
-		return g_strdup_printf("%.9g", 1e9 / (double)*FIELD(s, k, const guint64));
+		return g_strdup_printf("%.9g", 1e9 / (double)*FIELD(base, k, const guint64));
 	case KEY_SECONDS:
-		return g_strdup_printf("%.3f", *FIELD(s, k, const guint64) / 1000.0);
+		return g_strdup_printf("%.3f", *FIELD(base, k, const guint64) / 1e3);
+	case KEY_MICROS:
+		return g_strdup_printf("%.3f", *FIELD(base, k, const guint64) / 1e3);
 	}
 	g_assert_not_reached();
+}
+
+static gboolean conflict(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean conflict(GError **error, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error_literal(error, IRQSTORM_SCENARIO_ERROR,
+			    IRQSTORM_SCENARIO_ERROR_CONFLICT, msg);
+	return FALSE;
+}
+
+/* A channel's settings must make sense together and with the others. */
+static gboolean channel_check(const IrqstormScenario *sc, guint n,
+			      const char *where, GError **error)
+{
+	const IrqstormChannelSpec *c = &sc->ch[n];
+	guint active = irqstorm_scenario_channel_mask(sc);
+
+	if (c->pattern == IRQSTORM_PATTERN_OFF)
+		return TRUE;
+	if (c->work == IRQSTORM_WORK_PIO && !c->pio_words)
+		return conflict(error, "%s: [channel%u] work = pio needs pio_words > 0",
+				where, n);
+	if (c->ready_channel != IRQSTORM_NONE &&
+	    (c->ready_channel == (int)n || !(active & 1u << c->ready_channel)))
+		return conflict(error, "%s: [channel%u] ready_channel = %d must be "
+				"another active channel", where, n, c->ready_channel);
+	if (c->threading == IRQSTORM_THREADING_HARDIRQ &&
+	    (c->thread_prio != IRQSTORM_NONE || c->thread_cpu != IRQSTORM_NONE))
+		return conflict(error, "%s: [channel%u] threading = hardirq has no "
+				"IRQ thread for thread_prio/thread_cpu", where, n);
+	if (c->thread_cpu != IRQSTORM_NONE && (guint)c->thread_cpu >= sc->cpus)
+		return conflict(error, "%s: [channel%u] thread_cpu = %d, but the "
+				"machine has %u CPUs", where, n, c->thread_cpu, sc->cpus);
+	return TRUE;
 }
 
 /* Cross-key rules: combinations that cannot give trustworthy results. */
 static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 			       GError **error)
 {
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->accel == IRQSTORM_ACCEL_KVM) {
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
-			    "%s: [machine] icount needs accel = tcg: KVM runs the guest "
-			    "on the host CPU and cannot count instructions "
-			    "(set icount = off for KVM)", where);
-		return FALSE;
-	}
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && !sc->allow_smp_icount) {
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
-			    "%s: [machine] icount with cpus = %u: under icount all vCPUs "
-			    "share one virtual clock round-robin, so a busy vCPU delays "
-			    "the others in virtual time and cross-CPU latencies become "
-			    "artifacts (docs/determinism.md). Use cpus = 1, or icount = off, "
-			    "or set allow_smp_icount = true to accept flagged results",
-			    where, sc->cpus);
-		return FALSE;
-	}
+	guint active = irqstorm_scenario_channel_mask(sc);
+
+	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->accel == IRQSTORM_ACCEL_KVM)
+		return conflict(error, "%s: [machine] icount needs accel = tcg: KVM runs "
+				"the guest on the host CPU and cannot count "
+				"instructions (set icount = off for KVM)", where);
+	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && !sc->allow_smp_icount)
+		return conflict(error, "%s: [machine] icount with cpus = %u: under icount "
+				"all vCPUs share one virtual clock round-robin, so a "
+				"busy vCPU delays the others in virtual time and "
+				"cross-CPU latencies become artifacts "
+				"(docs/determinism.md). Use cpus = 1, or icount = off, "
+				"or set allow_smp_icount = true to accept flagged results",
+				where, sc->cpus);
 	if (sc->log_mb & (sc->log_mb - 1)) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-			    "%s: [run] log_mb = %u: must be a power of two", where, sc->log_mb);
+			    "%s: [run] log_mb = %u: must be a power of two", where,
+			    sc->log_mb);
 		return FALSE;
 	}
+	if (!active)
+		return conflict(error, "%s: every channel has pattern = off: nothing "
+				"would storm", where);
+	for (guint n = 0; n < NCH; n++)
+		if (!channel_check(sc, n, where, error))
+			return FALSE;
+	if (sc->i8042_channel != IRQSTORM_NONE && !(active & 1u << sc->i8042_channel))
+		return conflict(error, "%s: [guest] i8042_channel = %d is not an "
+				"active channel", where, sc->i8042_channel);
+	if (sc->probe && sc->probe_cpu >= sc->cpus)
+		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
+				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
 	return TRUE;
 }
 
@@ -295,17 +446,23 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 
 	for (gsize g = 0; groups[g]; g++) {
 		g_auto(GStrv) names = NULL;
+		int n = channel_of_group(groups[g]);
 
 		if (!known_group(groups[g])) {
 			g_set_error(error, IRQSTORM_SCENARIO_ERROR,
 				    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
 				    "%s: unknown group [%s] (known: machine, kernel, "
-				    "channel0, run)", where, groups[g]);
+				    "channel0..channel%u, guest, run)", where,
+				    groups[g], NCH - 1);
 			return FALSE;
 		}
+		/* A channel that is written about storms, unless it says not. */
+		if (n >= 0 && !g_key_file_has_key(kf, groups[g], "pattern", NULL))
+			sc->ch[n].pattern = IRQSTORM_PATTERN_PERIODIC;
 		names = g_key_file_get_keys(kf, groups[g], NULL, NULL);
 		for (gsize i = 0; names && names[i]; i++) {
-			const KeyDesc *k = find_key(groups[g], names[i]);
+			void *base = NULL;
+			const KeyDesc *k = find_key(sc, groups[g], names[i], &base);
 			g_autofree char *value = NULL;
 
 			if (!k) {
@@ -318,7 +475,7 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			value = g_key_file_get_string(kf, groups[g], names[i], error);
 			if (!value)
 				return FALSE;
-			if (!apply_key(sc, k, g_strstrip(value), where, error))
+			if (!apply_key(base, groups[g], k, g_strstrip(value), where, error))
 				return FALSE;
 		}
 	}
@@ -370,6 +527,7 @@ gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 	g_autofree char *group = NULL;
 	g_autofree char *key = NULL;
 	const KeyDesc *k;
+	void *base = NULL;
 
 	if (!eq || !dot) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE,
@@ -379,31 +537,47 @@ gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 	}
 	group = g_strndup(assignment, dot - assignment);
 	key = g_strndup(dot + 1, eq - dot - 1);
-	k = find_key(group, key);
+	k = find_key(sc, group, key, &base);
 	if (!k) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
 			    "--set: unknown key [%s] %s", group, key);
 		return FALSE;
 	}
-	return apply_key(sc, k, eq + 1, "--set", error) &&
+	return apply_key(base, group, k, eq + 1, "--set", error) &&
 	       scenario_check(sc, "--set", error);
 }
 
-/* The effective scenario as INI text, every key present. */
-char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
+/* Append one group's keys, as the parser reads them back. */
+static void append_group(GString *out, const char *group, const char *key_group,
+			 const void *base)
 {
-	GString *out = g_string_new("# Effective scenario, as run (irqstorm).\n");
-	const char *group = NULL;
-
+	g_string_append_printf(out, "\n[%s]\n", group);
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
-		g_autofree char *v = format_key(sc, &keys[i]);
+		g_autofree char *v = NULL;
 
-		if (g_strcmp0(group, keys[i].group)) {
-			group = keys[i].group;
-			g_string_append_printf(out, "\n[%s]\n", group);
-		}
+		if (g_strcmp0(keys[i].group, key_group))
+			continue;
+		v = format_key(base, &keys[i]);
 		g_string_append_printf(out, "%s = %s\n", keys[i].key, v);
 	}
+}
+
+/* The effective scenario as INI text: every key, every channel. */
+char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
+{
+	static const char *const groups[] = { "machine", "kernel" };
+	static const char *const tail_groups[] = { "guest", "run" };
+	GString *out = g_string_new("# Effective scenario, as run (irqstorm).\n");
+
+	for (gsize i = 0; i < G_N_ELEMENTS(groups); i++)
+		append_group(out, groups[i], groups[i], sc);
+	for (guint n = 0; n < NCH; n++) {
+		g_autofree char *g = g_strdup_printf("channel%u", n);
+
+		append_group(out, g, "channel", &sc->ch[n]);
+	}
+	for (gsize i = 0; i < G_N_ELEMENTS(tail_groups); i++)
+		append_group(out, tail_groups[i], tail_groups[i], sc);
 	return g_string_free(out, FALSE);
 }
 
@@ -417,9 +591,35 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc);
 }
 
+/* Bit n set: channel n storms. */
+guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc)
+{
+	guint mask = 0;
+
+	for (guint n = 0; n < NCH; n++)
+		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF)
+			mask |= 1u << n;
+	return mask;
+}
+
+const char *irqstorm_pattern_name(IrqstormPattern p)
+{
+	return pattern_names[p];
+}
+
 const char *irqstorm_threading_name(IrqstormThreading t)
 {
 	return threading_names[t];
+}
+
+const char *irqstorm_work_name(IrqstormWork w)
+{
+	return work_names[w];
+}
+
+const char *irqstorm_irq_mode_name(IrqstormIrqMode m)
+{
+	return irq_mode_names[m];
 }
 
 const char *irqstorm_accel_name(IrqstormAccel a)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Scenario files: INI (GKeyFile) describing one run. Every key is validated;
- * unknown groups and keys are errors. See scenarios/default.ini.
+ * unknown groups and keys are errors. See docs/scenarios.md.
  */
 #ifndef IRQSTORM_SCENARIO_H
 #define IRQSTORM_SCENARIO_H
 
 #include <glib.h>
+
+#include "irqstorm/abi.h"
 
 #define IRQSTORM_SCENARIO_ERROR (irqstorm_scenario_error_quark())
 GQuark irqstorm_scenario_error_quark(void);
@@ -24,13 +26,56 @@ typedef enum {
 	IRQSTORM_ACCEL_AUTO,	/* KVM when it initialises, else TCG */
 } IrqstormAccel;
 
+/* The device's firing patterns (QOM chN-pattern). */
+typedef enum {
+	IRQSTORM_PATTERN_OFF,
+	IRQSTORM_PATTERN_PERIODIC,
+	IRQSTORM_PATTERN_POISSON,
+	IRQSTORM_PATTERN_BURST,
+	IRQSTORM_PATTERN_ONESHOT,
+} IrqstormPattern;
+
+/* The driver's threading modes (module parameter threading=). */
 typedef enum {
 	IRQSTORM_THREADING_HARDIRQ,
 	IRQSTORM_THREADING_THREADED,
 	IRQSTORM_THREADING_FORCED,
 } IrqstormThreading;
 
+/* The driver's work kinds (module parameter work=). */
+typedef enum {
+	IRQSTORM_WORK_NONE,
+	IRQSTORM_WORK_PIO,
+	IRQSTORM_WORK_SPIN,
+} IrqstormWork;
+
+/* How the driver asks for interrupts (module parameter irq_mode=). */
+typedef enum {
+	IRQSTORM_IRQS_AUTO,
+	IRQSTORM_IRQS_INTX,
+	IRQSTORM_IRQS_MSI,
+	IRQSTORM_IRQS_MSIX,
+} IrqstormIrqMode;
+
 #define IRQSTORM_ICOUNT_OFF (-1)
+#define IRQSTORM_NONE (-1)	/* an unset optional integer */
+
+/* [channelN]: the device's side, then the driver's, then the guest's. */
+typedef struct {
+	IrqstormPattern pattern;
+	guint64 period_ns;		/* from rate = Hz */
+	guint burst;
+	guint64 gap_ns;			/* from gap_us */
+	guint64 seed;
+	guint pio_words;
+	guint64 ready_delay_ns;		/* from ready_delay_us */
+	int ready_channel;		/* IRQSTORM_NONE or a channel */
+	IrqstormThreading threading;
+	IrqstormWork work;
+	guint resched_every;		/* PIO words between cond_resched() */
+	int thread_prio;		/* SCHED_FIFO priority, or IRQSTORM_NONE */
+	int thread_cpu;			/* CPU, or IRQSTORM_NONE */
+} IrqstormChannelSpec;
 
 typedef struct {
 	char *path;			/* the file it came from */
@@ -47,9 +92,18 @@ typedef struct {
 	char *flavour;			/* "rt" or "dyn" */
 	char *cmdline;			/* extra kernel boot options */
 
-	/* [channel0] */
-	guint64 period_ns;		/* from rate = Hz or period_ns = ns */
-	IrqstormThreading threading;
+	/* [channel0] .. [channel3] */
+	IrqstormChannelSpec ch[IRQSTORM_NUM_CHANNELS];
+
+	/* [guest] */
+	IrqstormIrqMode irq_mode;
+	guint spin_timeout_us;
+	gboolean probe;			/* run the real-time probe task */
+	guint probe_prio;
+	guint probe_period_us;
+	guint probe_cpu;
+	int i8042_channel;		/* run the i8042 region on it, or NONE */
+	guint i8042_timeout_us;
 
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */
@@ -68,7 +122,11 @@ gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 void irqstorm_scenario_free(IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
 
+guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc);
+const char *irqstorm_pattern_name(IrqstormPattern p);
 const char *irqstorm_threading_name(IrqstormThreading t);
+const char *irqstorm_work_name(IrqstormWork w);
+const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
 char *irqstorm_scenario_to_ini(const IrqstormScenario *sc);
 

@@ -11,6 +11,7 @@ static const char *const stage_names[IRQSTORM_STAGE_COUNT] = {
 	[IRQSTORM_STAGE_THREAD] = "thread",
 	[IRQSTORM_STAGE_DONE] = "done",
 	[IRQSTORM_STAGE_HANDLER] = "handler",
+	[IRQSTORM_STAGE_PROBE] = "probe",
 };
 
 /* *ns = later - earlier, unless that would be negative. */
@@ -28,7 +29,13 @@ gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 {
 	guint32 f = r->flags;
 
+	if (!(f & IRQSTORM_REC_PROBE) != (st != IRQSTORM_STAGE_PROBE))
+		return FALSE;
 	switch (st) {
+	case IRQSTORM_STAGE_PROBE:
+		if (!(f & IRQSTORM_REC_DONE))
+			return FALSE;
+		return stamp_diff(r->t_done, r->t_raise, ns);
 	case IRQSTORM_STAGE_HARDIRQ:
 		if (!(f & IRQSTORM_REC_HARDIRQ))
 			return FALSE;

@@ -8,6 +8,11 @@
  *   done     t_done    - t_raise                       needs DONE
  *   handler  t_done - (THREAD ? t_thread : t_hardirq)  needs DONE and
  *                                                      THREAD or HARDIRQ
+ *   probe    t_done - t_raise of a probe record: the guest real-time
+ *            task's wake-up lateness               needs PROBE
+ *
+ * The interrupt stages never come from probe records, nor probe from
+ * interrupt records.
  */
 #ifndef IRQSTORM_RIG_STAGES_H
 #define IRQSTORM_RIG_STAGES_H
@@ -23,6 +28,7 @@ typedef enum {
 	IRQSTORM_STAGE_THREAD,
 	IRQSTORM_STAGE_DONE,
 	IRQSTORM_STAGE_HANDLER,
+	IRQSTORM_STAGE_PROBE,
 	IRQSTORM_STAGE_COUNT,	/* number of stages, not a stage */
 } IrqstormStage;
 

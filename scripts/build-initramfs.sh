@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the guest initramfs for a kernel flavour: Debian's busybox-static,
-# guest-init/init and the irqstorm driver built for that kernel.
+# guest-init/init, our static irqstorm-guest helper and the irqstorm driver
+# built for that kernel.
 #
-#   scripts/build-initramfs.sh FLAVOUR KERNELDIR OUTDIR
+#   scripts/build-initramfs.sh FLAVOUR KERNELDIR OUTDIR GUEST-HELPER
 #
 # Needs KERNELDIR/irqstorm-FLAVOUR.ko and KERNELDIR/gen_init_cpio-FLAVOUR
 # from scripts/build-kernel.sh. Writes OUTDIR/initramfs-FLAVOUR.cpio.gz, byte for
@@ -11,10 +12,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-USAGE="usage: build-initramfs.sh FLAVOUR KERNELDIR OUTDIR"
+USAGE="usage: build-initramfs.sh FLAVOUR KERNELDIR OUTDIR GUEST-HELPER"
 FLAVOUR=${1:?$USAGE}
 KDIR=${2:?$USAGE}
 OUT=${3:?$USAGE}
+GUEST=$(readlink -f "${4:?$USAGE}")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 BUSYBOX=/bin/busybox
@@ -25,10 +27,12 @@ gen=$KDIR/gen_init_cpio-$FLAVOUR
 ! ldd "$BUSYBOX" >/dev/null 2>&1 || die "$BUSYBOX is dynamically linked: install busybox-static"
 [ -f "$mod" ] || die "$mod missing: run scripts/build-kernel.sh $FLAVOUR first"
 [ -x "$gen" ] || die "$gen missing: run scripts/build-kernel.sh $FLAVOUR first"
+[ -x "$GUEST" ] || die "$GUEST missing: build it with meson"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
+	-e "s|@GUEST@|$GUEST|" \
 	-e "s|@MODULE@|$(readlink -f "$mod")|" \
 	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
 "$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"

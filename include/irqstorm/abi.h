@@ -79,6 +79,13 @@
 #define   IRQSTORM_READY		(1u << 0)
 #define IRQSTORM_CH_PIO_LEFT		0x0c	/* RO: PIO words left to read */
 #define IRQSTORM_CH_PENDING		0x10	/* RO: events raised, not acked */
+/*
+ * RO, read to claim: the seq (low 32 bits) of the oldest pending event not
+ * claimed yet, which it marks claimed; 0 when none. A primary handler
+ * loops on it to take every event its interrupt stands for (edge
+ * interrupts may stand for several), in the order they must be acked.
+ */
+#define IRQSTORM_CH_CLAIM		0x14
 
 #define IRQSTORM_REG_CH(n, r) \
 	(IRQSTORM_REG_CH_BASE + (n) * IRQSTORM_REG_CH_STRIDE + (r))

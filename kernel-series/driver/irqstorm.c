@@ -1,60 +1,125 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * irqstorm guest driver: services the irqstorm QEMU device's interrupts and
- * stamps each stage (hardirq, thread, done) through its registers, in one of
- * three threading modes:
+ * stamps each stage (hardirq, thread, done) through its registers.
+ *
+ * Each channel of the device gets its own irqaction, with its own threading
+ * mode (module parameter "threading", one word per channel):
  *
  *   hardirq   IRQF_NO_THREAD: the whole handler in hard interrupt context,
  *             even under threadirqs or PREEMPT_RT (2004's SA_NOTHREAD).
- *   threaded  request_threaded_irq(): a primary handler stamps hardirq and
- *             wakes the thread, which does the work; IRQF_ONESHOT keeps the
- *             level line masked until the thread is done.
+ *   threaded  request_threaded_irq(): the primary handler claims the events
+ *             and stamps hardirq, the thread stamps thread and does the work;
+ *             IRQF_ONESHOT on INTx keeps the level line masked meanwhile.
  *   forced    plain request_irq(): threaded only when the kernel forces it
  *             (threadirqs, PREEMPT_RT).
  *
+ * and its own work ("work"): none; pio, reading the device's PIO data port
+ * word by word like a non-DMA IDE completion (optionally with cond_resched()
+ * every "resched" words, the 2004 preemptible IDE completion); or spin,
+ * polling the device's busy-wait status with a bound ("spin_timeout_us").
+ *
+ * Interrupts are INTx (one shared line), MSI or MSI-X ("irq_mode"), one
+ * vector per channel where the vectors allow.
+ *
+ * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
+ * preemption disabled, spin until a channel's interrupt has been handled.
+ *
  * Register map: include/irqstorm/abi.h (docs/abi.md).
  */
+#include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/kfifo.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include <irqstorm/abi.h>
 
-#define DRV_NAME "irqstorm"
+#define DRV_NAME	"irqstorm"
+#define NCH		IRQSTORM_NUM_CHANNELS
+#define FIFO_SIZE	256	/* claimed events awaiting a thread: >= in flight */
 
-enum irqstorm_mode {
-	IRQSTORM_MODE_HARDIRQ,
-	IRQSTORM_MODE_THREADED,
-	IRQSTORM_MODE_FORCED,
+enum irqstorm_threading { TH_HARDIRQ, TH_THREADED, TH_FORCED };
+static const char * const threading_names[] = { "hardirq", "threaded", "forced" };
+
+enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN };
+static const char * const work_names[] = { "none", "pio", "spin" };
+
+static const char * const irq_mode_names[] = {
+	[IRQSTORM_IRQ_MODE_INTX] = "intx",
+	[IRQSTORM_IRQ_MODE_MSI] = "msi",
+	[IRQSTORM_IRQ_MODE_MSIX] = "msix",
 };
 
-static const char * const irqstorm_mode_names[] = {
-	[IRQSTORM_MODE_HARDIRQ] = "hardirq",
-	[IRQSTORM_MODE_THREADED] = "threaded",
-	[IRQSTORM_MODE_FORCED] = "forced",
-};
+static char *irq_mode = "auto";
+module_param(irq_mode, charp, 0444);
+MODULE_PARM_DESC(irq_mode, "auto (MSI-X, else MSI, else INTx), intx, msi or msix");
 
-static char *mode = "threaded";
-module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "Threading mode: hardirq, threaded or forced (default threaded)");
+static uint channels = 0x1;
+module_param(channels, uint, 0444);
+MODULE_PARM_DESC(channels, "Bit mask of the channels to service (default 0x1)");
+
+static char *threading[NCH];
+static int n_threading;
+module_param_array(threading, charp, &n_threading, 0444);
+MODULE_PARM_DESC(threading, "Per channel: hardirq, threaded (default) or forced");
+
+static char *work[NCH];
+static int n_work;
+module_param_array(work, charp, &n_work, 0444);
+MODULE_PARM_DESC(work, "Per channel: none (default), pio or spin");
+
+static uint resched[NCH];
+static int n_resched;
+module_param_array(resched, uint, &n_resched, 0444);
+MODULE_PARM_DESC(resched, "Per channel: cond_resched() every N PIO words in thread context (0: never)");
+
+static uint spin_timeout_us = 10000;
+module_param(spin_timeout_us, uint, 0444);
+MODULE_PARM_DESC(spin_timeout_us, "Bound of a spin work item, us (default 10000)");
+
+struct irqstorm;
+
+struct irqstorm_chan {
+	struct irqstorm *st;
+	unsigned int index;
+	bool active;
+	int irq;
+	enum irqstorm_threading threading;
+	enum irqstorm_work work;
+	unsigned int resched;
+	char name[16];
+	/*
+	 * Events claimed by the primary handler, for the thread. No lock:
+	 * one producer (the primary handler, never concurrent with itself
+	 * for one irqaction) and one consumer (the irq thread).
+	 */
+	DECLARE_KFIFO(seqs, u32, FIFO_SIZE);
+	/* Statistics, written by the handler only: READ_ONCE/WRITE_ONCE. */
+	u64 handled;
+	u64 unclaimed;
+	u64 spin_timeouts;
+	pid_t thread_pid;	/* the thread that runs the work, if any */
+	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
+};
 
 struct irqstorm {
+	struct pci_dev *pdev;
 	void __iomem *regs;
-	int irq;
-	enum irqstorm_mode mode;
-	/*
-	 * Sequence number handed from the primary handler to the thread.
-	 * No lock: IRQF_ONESHOT keeps the line masked from the primary
-	 * handler until the thread returns, so they never overlap.
-	 */
-	u32 seq;
-	/* Written only by the handler, read by sysfs: READ_ONCE/WRITE_ONCE. */
-	u64 handled;
-	u64 spurious;
+	void __iomem *pio;
+	u32 irq_mode;
+	struct irqstorm_chan ch[NCH];
+	/* Serialises runs of the i8042 region and guards their result. */
+	struct mutex i8042_lock;
+	char i8042_result[48];
 };
 
 static u32 irqstorm_read(struct irqstorm *st, unsigned int reg)
@@ -67,99 +132,229 @@ static void irqstorm_write(struct irqstorm *st, unsigned int reg, u32 val)
 	writel(val, st->regs + reg);
 }
 
-/*
- * Claim channel 0's pending event: its sequence number, or 0 when the
- * interrupt is not ours (counted: on a shared line that is normal, on our
- * own line it is a spurious interrupt).
- */
-static u32 irqstorm_claim(struct irqstorm *st)
+static u32 irqstorm_ch_read(struct irqstorm_chan *c, unsigned int reg)
 {
-	if (!(irqstorm_read(st, IRQSTORM_REG_STATUS) & BIT(0))) {
-		WRITE_ONCE(st->spurious, st->spurious + 1);
-		return 0;
+	return irqstorm_read(c->st, IRQSTORM_REG_CH(c->index, reg));
+}
+
+static void irqstorm_inc(u64 *ctr)
+{
+	WRITE_ONCE(*ctr, *ctr + 1);
+}
+
+/* PIO work: every data word through the I/O port, as a non-DMA IDE does. */
+static void irqstorm_work_pio(struct irqstorm_chan *c)
+{
+	u32 words = irqstorm_ch_read(c, IRQSTORM_CH_PIO_LEFT);
+	bool may_sleep = c->resched && !in_hardirq();
+	u32 i;
+
+	for (i = 1; i <= words; i++) {
+		ioread16(c->st->pio + IRQSTORM_PIO_DATA(c->index));
+		if (may_sleep && i % c->resched == 0)
+			cond_resched();
 	}
-	return irqstorm_read(st, IRQSTORM_REG_CH(0, IRQSTORM_CH_SEQ));
 }
 
-/* The end of every handler: stamp done, then let the line go. */
-static void irqstorm_complete(struct irqstorm *st, u32 seq)
+/* Spin work: poll the busy-wait status, bounded by spin_timeout_us. */
+static void irqstorm_work_spin(struct irqstorm_chan *c)
 {
-	irqstorm_write(st, IRQSTORM_REG_STAMP_DONE, seq);
-	irqstorm_write(st, IRQSTORM_REG_ACK, BIT(0));
-	WRITE_ONCE(st->handled, st->handled + 1);
+	ktime_t end = ktime_add_us(ktime_get(), spin_timeout_us);
+
+	while (!(irqstorm_ch_read(c, IRQSTORM_CH_READY) & IRQSTORM_READY)) {
+		if (ktime_after(ktime_get(), end)) {
+			irqstorm_inc(&c->spin_timeouts);
+			return;
+		}
+		cpu_relax();
+	}
+}
+
+/* The work of one event, then done and ack, oldest first. */
+static void irqstorm_complete(struct irqstorm_chan *c, u32 seq)
+{
+	switch (c->work) {
+	case WORK_PIO:
+		irqstorm_work_pio(c);
+		break;
+	case WORK_SPIN:
+		irqstorm_work_spin(c);
+		break;
+	case WORK_NONE:
+		break;
+	}
+	irqstorm_write(c->st, IRQSTORM_REG_STAMP_DONE, seq);
+	irqstorm_write(c->st, IRQSTORM_REG_ACK, BIT(c->index));
+	irqstorm_inc(&c->handled);
+}
+
+static u32 irqstorm_claim(struct irqstorm_chan *c)
+{
+	return irqstorm_ch_read(c, IRQSTORM_CH_CLAIM);
 }
 
 /*
- * hardirq and forced modes: one handler does everything. Whether it runs in
- * hard interrupt context or in a forced thread is only known at run time,
- * so the first stamp says which.
+ * hardirq and forced modes: one handler does everything. Whether it runs
+ * in hard interrupt context or in a (forced) thread is known only at run
+ * time, so the first stamp says which. Woken with nothing to claim, a
+ * thread still tells its pid (see irqstorm_find_thread()).
  */
 static irqreturn_t irqstorm_handler(int irq, void *data)
 {
-	struct irqstorm *st = data;
-	u32 seq = irqstorm_claim(st);
+	struct irqstorm_chan *c = data;
+	bool hard = in_hardirq();
+	irqreturn_t ret = IRQ_NONE;
+	u32 seq;
 
-	if (!seq)
-		return IRQ_NONE;
-	irqstorm_write(st, in_hardirq() ? IRQSTORM_REG_STAMP_HARDIRQ :
-		       IRQSTORM_REG_STAMP_THREAD, seq);
-	irqstorm_complete(st, seq);
-	return IRQ_HANDLED;
+	if (!hard)
+		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
+	while ((seq = irqstorm_claim(c))) {
+		irqstorm_write(c->st, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
+			       IRQSTORM_REG_STAMP_THREAD, seq);
+		irqstorm_complete(c, seq);
+		ret = IRQ_HANDLED;
+	}
+	if (ret == IRQ_NONE && hard)
+		irqstorm_inc(&c->unclaimed);
+	return ret;
 }
 
-/* threaded mode, primary handler: claim the event and wake the thread. */
+/*
+ * threaded mode, primary handler: claim every event, stamp, wake the
+ * thread. It runs in hard interrupt context, except where the kernel forces
+ * even primary handlers into a thread (PREEMPT_RT or threadirqs, for
+ * requests without IRQF_ONESHOT: MSI here); then it stamps nothing, since
+ * no hard interrupt handler of ours ever ran, and woken with nothing to
+ * claim it passes the wake on so the second thread tells its pid too.
+ */
 static irqreturn_t irqstorm_primary(int irq, void *data)
 {
-	struct irqstorm *st = data;
-	u32 seq = irqstorm_claim(st);
+	struct irqstorm_chan *c = data;
+	bool hard = in_hardirq();
+	bool claimed = false;
+	u32 seq;
 
-	if (!seq)
+	if (!hard)
+		WRITE_ONCE(c->primary_pid, task_pid_nr(current));
+	while (!kfifo_is_full(&c->seqs) && (seq = irqstorm_claim(c))) {
+		if (hard)
+			irqstorm_write(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
+		kfifo_put(&c->seqs, seq);
+		claimed = true;
+	}
+	if (!claimed && hard) {
+		irqstorm_inc(&c->unclaimed);
 		return IRQ_NONE;
-	irqstorm_write(st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
-	st->seq = seq;
+	}
 	return IRQ_WAKE_THREAD;
 }
 
-/* threaded mode, thread function. */
+/* threaded mode, thread function: the events in the order claimed. */
 static irqreturn_t irqstorm_thread(int irq, void *data)
 {
-	struct irqstorm *st = data;
+	struct irqstorm_chan *c = data;
+	u32 seq;
 
-	irqstorm_write(st, IRQSTORM_REG_STAMP_THREAD, st->seq);
-	irqstorm_complete(st, st->seq);
+	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
+	while (kfifo_get(&c->seqs, &seq)) {
+		irqstorm_write(c->st, IRQSTORM_REG_STAMP_THREAD, seq);
+		irqstorm_complete(c, seq);
+	}
 	return IRQ_HANDLED;
 }
 
-static int irqstorm_request_irq(struct device *dev, struct irqstorm *st)
+static int irqstorm_request(struct device *dev, struct irqstorm_chan *c)
 {
-	switch (st->mode) {
-	case IRQSTORM_MODE_HARDIRQ:
-		return devm_request_irq(dev, st->irq, irqstorm_handler,
-					IRQF_SHARED | IRQF_NO_THREAD,
-					DRV_NAME, st);
-	case IRQSTORM_MODE_THREADED:
-		return devm_request_threaded_irq(dev, st->irq, irqstorm_primary,
+	/* Level INTx is one line for all channels; MSI vectors are not shared. */
+	bool intx = c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX;
+	unsigned long shared = intx ? IRQF_SHARED : 0;
+
+	switch (c->threading) {
+	case TH_HARDIRQ:
+		return devm_request_irq(dev, c->irq, irqstorm_handler,
+					shared | IRQF_NO_THREAD, c->name, c);
+	case TH_THREADED:
+		return devm_request_threaded_irq(dev, c->irq, irqstorm_primary,
 						 irqstorm_thread,
-						 IRQF_SHARED | IRQF_ONESHOT,
-						 DRV_NAME, st);
-	case IRQSTORM_MODE_FORCED:
-		return devm_request_irq(dev, st->irq, irqstorm_handler,
-					IRQF_SHARED, DRV_NAME, st);
+						 shared | (intx ? IRQF_ONESHOT : 0),
+						 c->name, c);
+	case TH_FORCED:
+		return devm_request_irq(dev, c->irq, irqstorm_handler, shared,
+					c->name, c);
 	}
 	return -EINVAL;
+}
+
+/*
+ * Make a threaded channel's irq thread run once, with nothing to claim, so
+ * that it records its pid for sysfs: user space can then set the thread's
+ * priority and affinity before the storm starts. A channel with no thread
+ * (hardirq, or forced without forced threading) is left alone by the wake;
+ * a forced primary thread passes it on to the second thread.
+ */
+static void irqstorm_find_thread(struct irqstorm_chan *c)
+{
+	if (c->threading != TH_HARDIRQ)
+		irq_wake_thread(c->irq, c);
 }
 
 /* Stop the storm and wait until no handler or thread is still running. */
 static void irqstorm_stop(struct irqstorm *st)
 {
+	unsigned int i;
+
 	irqstorm_write(st, IRQSTORM_REG_CTRL, 0);
-	synchronize_irq(st->irq);
+	for (i = 0; i < NCH; i++)
+		if (st->ch[i].active)
+			synchronize_irq(st->ch[i].irq);
 }
 
 static void irqstorm_stop_action(void *data)
 {
 	irqstorm_stop(data);
 }
+
+/* ---- sysfs ----------------------------------------------------------- */
+
+typedef void (*irqstorm_show_fn)(struct irqstorm_chan *c, char *buf, int *len);
+
+/* One value per channel, space-separated: an array of one type. */
+static ssize_t irqstorm_show_channels(struct device *dev, char *buf,
+				      irqstorm_show_fn fn)
+{
+	struct irqstorm *st = dev_get_drvdata(dev);
+	int len = 0;
+	unsigned int i;
+
+	for (i = 0; i < NCH; i++) {
+		if (i)
+			len += sysfs_emit_at(buf, len, " ");
+		fn(&st->ch[i], buf, &len);
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+#define IRQSTORM_CH_ATTR(_name, _fmt, _expr)				\
+static void irqstorm_show_##_name(struct irqstorm_chan *c, char *buf, int *len) \
+{									\
+	*len += sysfs_emit_at(buf, *len, _fmt, _expr);			\
+}									\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return irqstorm_show_channels(dev, buf, irqstorm_show_##_name);		\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+IRQSTORM_CH_ATTR(irq, "%d", c->active ? c->irq : -1);
+IRQSTORM_CH_ATTR(threading, "%s", c->active ? threading_names[c->threading] : "-");
+IRQSTORM_CH_ATTR(work, "%s", c->active ? work_names[c->work] : "-");
+IRQSTORM_CH_ATTR(handled, "%llu", READ_ONCE(c->handled));
+IRQSTORM_CH_ATTR(unclaimed, "%llu", READ_ONCE(c->unclaimed));
+IRQSTORM_CH_ATTR(spin_timeouts, "%llu", READ_ONCE(c->spin_timeouts));
+IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
+IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
 static ssize_t running_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -189,48 +384,81 @@ static ssize_t running_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(running);
 
-static ssize_t handled_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct irqstorm *st = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n", READ_ONCE(st->handled));
-}
-static DEVICE_ATTR_RO(handled);
-
-static ssize_t spurious_show(struct device *dev, struct device_attribute *attr,
+static ssize_t irq_mode_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%llu\n", READ_ONCE(st->spurious));
+	return sysfs_emit(buf, "%s\n", irq_mode_names[st->irq_mode]);
 }
-static DEVICE_ATTR_RO(spurious);
+static DEVICE_ATTR_RO(irq_mode);
 
-static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
+/*
+ * The i8042 pattern of 2004: code that, with preemption disabled, spins
+ * until an interrupt has been handled. Write "CHANNEL TIMEOUT_US"; read
+ * "completed NS" or "timeout NS". It completes when the channel's handler
+ * runs in hard interrupt context; when the handler is a thread on this CPU,
+ * the thread cannot run until the spinner gives up: the reason i8042 was
+ * marked SA_NOTHREAD.
+ */
+static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
+	struct irqstorm_chan *c;
+	unsigned int ch, timeout_us;
+	ktime_t start, end;
+	bool done;
+	u64 before;
 
-	return sysfs_emit(buf, "%s\n", irqstorm_mode_names[st->mode]);
+	if (sscanf(buf, "%u %u", &ch, &timeout_us) != 2 || ch >= NCH ||
+	    !timeout_us || timeout_us > USEC_PER_SEC)
+		return -EINVAL;
+	c = &st->ch[ch];
+	if (!c->active)
+		return -ENODEV;
+
+	mutex_lock(&st->i8042_lock);
+	preempt_disable();
+	before = READ_ONCE(c->handled);
+	start = ktime_get();
+	end = ktime_add_us(start, timeout_us);
+	while (!(done = READ_ONCE(c->handled) != before) &&
+	       !ktime_after(ktime_get(), end))
+		cpu_relax();
+	end = ktime_get();
+	preempt_enable();
+	snprintf(st->i8042_result, sizeof(st->i8042_result), "%s %lld",
+		 done ? "completed" : "timeout", ktime_to_ns(ktime_sub(end, start)));
+	mutex_unlock(&st->i8042_lock);
+	return count;
 }
-static DEVICE_ATTR_RO(mode);
 
-static ssize_t irq_show(struct device *dev, struct device_attribute *attr,
-			char *buf)
+static ssize_t i8042_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
+	ssize_t len;
 
-	return sysfs_emit(buf, "%d\n", st->irq);
+	mutex_lock(&st->i8042_lock);
+	len = sysfs_emit(buf, "%s\n", st->i8042_result);
+	mutex_unlock(&st->i8042_lock);
+	return len;
 }
-static DEVICE_ATTR_RO(irq);
+static DEVICE_ATTR_RW(i8042);
 
 static struct attribute *irqstorm_attrs[] = {
 	&dev_attr_running.attr,
-	&dev_attr_handled.attr,
-	&dev_attr_spurious.attr,
-	&dev_attr_mode.attr,
+	&dev_attr_irq_mode.attr,
 	&dev_attr_irq.attr,
+	&dev_attr_threading.attr,
+	&dev_attr_work.attr,
+	&dev_attr_handled.attr,
+	&dev_attr_unclaimed.attr,
+	&dev_attr_spin_timeouts.attr,
+	&dev_attr_thread_pid.attr,
+	&dev_attr_primary_pid.attr,
+	&dev_attr_i8042.attr,
 	NULL
 };
 
@@ -244,54 +472,152 @@ static const struct attribute_group *irqstorm_groups[] = {
 	NULL
 };
 
-static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+/* ---- probe ----------------------------------------------------------- */
+
+/* Index of name in names, defaulting when the parameter was not given. */
+static int irqstorm_choice(struct device *dev, const char *what,
+			   const char * const *names, size_t n,
+			   const char *name, int dflt)
 {
-	struct device *dev = &pdev->dev;
-	struct irqstorm *st;
+	int i;
+
+	if (!name)
+		return dflt;
+	i = __sysfs_match_string(names, n, name);
+	if (i < 0)
+		dev_err(dev, "unknown %s '%s'\n", what, name);
+	return i;
+}
+
+/* Channel settings from the module parameters. */
+static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
+{
+	unsigned int i;
+	int t, w;
+
+	if (!channels || channels >= BIT(NCH))
+		return dev_err_probe(dev, -EINVAL, "channels=0x%x: expected a mask of 1..0x%lx\n",
+				     channels, BIT(NCH) - 1);
+	for (i = 0; i < NCH; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+
+		c->st = st;
+		c->index = i;
+		c->active = channels & BIT(i);
+		INIT_KFIFO(c->seqs);
+		snprintf(c->name, sizeof(c->name), DRV_NAME "%u", i);
+		t = irqstorm_choice(dev, "threading", threading_names,
+				    ARRAY_SIZE(threading_names),
+				    i < n_threading ? threading[i] : NULL,
+				    TH_THREADED);
+		w = irqstorm_choice(dev, "work", work_names, ARRAY_SIZE(work_names),
+				    i < n_work ? work[i] : NULL, WORK_NONE);
+		if (t < 0 || w < 0)
+			return -EINVAL;
+		c->threading = t;
+		c->work = w;
+		c->resched = i < n_resched ? resched[i] : 0;
+	}
+	return 0;
+}
+
+/* Vectors: up to one per channel; every channel maps to one of them. */
+static int irqstorm_setup_vectors(struct device *dev, struct irqstorm *st)
+{
+	static const unsigned int types[] = {
+		PCI_IRQ_ALL_TYPES, PCI_IRQ_INTX, PCI_IRQ_MSI, PCI_IRQ_MSIX,
+	};
+	static const char * const modes[] = { "auto", "intx", "msi", "msix" };
+	struct pci_dev *pdev = st->pdev;
+	unsigned int i;
+	int m, nvec;
+
+	m = __sysfs_match_string(modes, ARRAY_SIZE(modes), irq_mode);
+	if (m < 0)
+		return dev_err_probe(dev, -EINVAL, "unknown irq_mode '%s'\n", irq_mode);
+	nvec = pci_alloc_irq_vectors(pdev, 1, NCH, types[m]);
+	if (nvec < 0)
+		return dev_err_probe(dev, nvec, "no interrupt vectors (irq_mode=%s)\n",
+				     irq_mode);
+	st->irq_mode = irqstorm_read(st, IRQSTORM_REG_IRQ_MODE);
+	if (st->irq_mode >= ARRAY_SIZE(irq_mode_names))
+		return dev_err_probe(dev, -EIO, "device reports irq mode %u\n",
+				     st->irq_mode);
+	/* The device sends channel n on vector n % vectors, like this. */
+	for (i = 0; i < NCH; i++)
+		st->ch[i].irq = pci_irq_vector(pdev, i % nvec);
+	return 0;
+}
+
+static int irqstorm_check_device(struct device *dev, struct irqstorm *st)
+{
 	u32 version;
-	int ret;
-
-	st = devm_kzalloc(dev, sizeof(*st), GFP_KERNEL);
-	if (!st)
-		return -ENOMEM;
-	ret = match_string(irqstorm_mode_names, ARRAY_SIZE(irqstorm_mode_names),
-			   mode);
-	if (ret < 0)
-		return dev_err_probe(dev, ret, "unknown mode '%s'\n", mode);
-	st->mode = ret;
-
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot enable device\n");
-	ret = pcim_iomap_regions(pdev, BIT(IRQSTORM_BAR_REGS), DRV_NAME);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot map registers\n");
-	st->regs = pcim_iomap_table(pdev)[IRQSTORM_BAR_REGS];
 
 	if (irqstorm_read(st, IRQSTORM_REG_ID) != IRQSTORM_ID_MAGIC)
 		return dev_err_probe(dev, -ENODEV, "bad ID register\n");
 	version = irqstorm_read(st, IRQSTORM_REG_VERSION);
 	if (version != IRQSTORM_ABI_VERSION)
-		return dev_err_probe(dev, -ENODEV,
-				     "device ABI %u, driver ABI %u\n",
+		return dev_err_probe(dev, -ENODEV, "device ABI %u, driver ABI %u\n",
 				     version, IRQSTORM_ABI_VERSION);
+	return 0;
+}
 
-	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_INTX);
-	if (ret < 0)
-		return dev_err_probe(dev, ret, "no INTx vector\n");
-	st->irq = pci_irq_vector(pdev, 0);
+static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct irqstorm *st;
+	unsigned int i;
+	int ret;
+
+	st = devm_kzalloc(dev, sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	st->pdev = pdev;
+	ret = devm_mutex_init(dev, &st->i8042_lock);
+	if (ret)
+		return ret;
+	strscpy(st->i8042_result, "none", sizeof(st->i8042_result));
+	ret = irqstorm_parse_params(dev, st);
+	if (ret)
+		return ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot enable device\n");
+	ret = pcim_iomap_regions(pdev, BIT(IRQSTORM_BAR_REGS) | BIT(IRQSTORM_BAR_PIO),
+				 DRV_NAME);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot map BARs\n");
+	st->regs = pcim_iomap_table(pdev)[IRQSTORM_BAR_REGS];
+	st->pio = pcim_iomap_table(pdev)[IRQSTORM_BAR_PIO];
+	ret = irqstorm_check_device(dev, st);
+	if (ret)
+		return ret;
+	/* MSI and MSI-X messages are memory writes by the device. */
+	pci_set_master(pdev);
+	ret = irqstorm_setup_vectors(dev, st);
+	if (ret)
+		return ret;
 	pci_set_drvdata(pdev, st);
 
-	ret = irqstorm_request_irq(dev, st);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
-				     st->irq);
-	/* Registered after the IRQ, so on removal it runs before free_irq(). */
+	for (i = 0; i < NCH; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+
+		if (!c->active)
+			continue;
+		ret = irqstorm_request(dev, c);
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "channel %u: cannot request IRQ %d as %s\n",
+					     i, c->irq, threading_names[c->threading]);
+		irqstorm_find_thread(c);
+	}
+	/* Registered after the IRQs, so on removal it runs before free_irq(). */
 	ret = devm_add_action_or_reset(dev, irqstorm_stop_action, st);
 	if (ret)
 		return ret;
 
-	dev_info(dev, "IRQ %d, mode %s\n", st->irq, irqstorm_mode_names[st->mode]);
+	dev_info(dev, "%s, channels 0x%x\n", irq_mode_names[st->irq_mode], channels);
 	return 0;
 }
 

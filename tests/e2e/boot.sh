@@ -34,19 +34,20 @@ q '.counts.guest.status == "ok"' '.counts.guest'
 period=$(sed -n 's/.*ch0-period-ns=\([0-9]*\).*/\1/p' "$out/run/qemu-cmdline.txt")
 secs=$(jq -r '.scenario' "$s" | sed -n 's/^duration = //p')
 expect=$(awk -v s="$secs" -v p="$period" 'BEGIN { printf "%d", s * 1e9 / p }')
-q ".counts.device.raised >= $expect and .counts.device.raised <= $expect * 1.05 + 20" '.counts.device'
+q ".channels[\"0\"].device.raised >= $expect and .channels[\"0\"].device.raised <= $expect * 1.05 + 20" '.channels["0"].device'
 q '.counts.device.raised == .counts.device.handled + .counts.device.coalesced' '.counts.device'
-q '.counts.guest.handled == .counts.device.handled' '[.counts.guest.handled, .counts.device.handled]'
-q '.counts.host.records == .counts.device.published' '[.counts.host.records, .counts.device.published]'
-q '.counts.host.done_records == .counts.guest.handled' '[.counts.host.done_records, .counts.guest.handled]'
+q '.counts.device.incomplete == 0 and .counts.device.in_flight == 0' '.counts.device'
+q '(.counts.guest.handled | add) == .counts.device.handled' '[.counts.guest.handled, .counts.device.handled]'
+q '.counts.host.all_records == .counts.device.published' '[.counts.host.all_records, .counts.device.published]'
+q '.counts.host.done_records == .counts.device.handled' '[.counts.host.done_records, .counts.device.handled]'
 q '.counts.host.lost == 0 and .counts.device.lost == 0' '[.counts.host.lost, .counts.device.lost]'
-q '.stages.done.cycles == .counts.guest.handled' '.stages.done.cycles'
+q '.stages.done.cycles == .counts.device.handled' '.stages.done.cycles'
 q '.stages.done.min > 0' '.stages.done'
 # The histfile's done column adds up to the same count (plus overflows).
 total=$(awk '!/^#/ { t += $4 } END { print t + 0 }' "$out/run/histogram.txt")
 over=$(jq '.stages.done.overflows' "$s")
 [ "$((total + over))" -eq "$(jq '.stages.done.cycles' "$s")" ] ||
 	fail "histogram.txt done column sums to $total + $over overflows"
-[ "$(($(wc -l <"$out/run/records.csv") - 1))" -eq "$(jq '.counts.host.records' "$s")" ] ||
+[ "$(($(wc -l <"$out/run/records.csv") - 1))" -eq "$(jq '.counts.host.all_records' "$s")" ] ||
 	fail "records.csv line count differs from records read"
-echo "ok: $(jq -c '[.counts.device.raised, .counts.guest.handled, .counts.host.records, .stages.done.max]' "$s") (raised, handled, read, max done ns)"
+echo "ok: $(jq -c '[.counts.device.raised, .counts.device.handled, .counts.host.all_records, .stages.done.max]' "$s") (raised, handled, read, max done ns)"

@@ -6,12 +6,15 @@
 #
 #   checkpatch.sh LINUX-SOURCE-DIR REPO-TOP
 set -euo pipefail
-src=$1
-top=$2
+src=$(cd "$1" && pwd)
+top=$(cd "$2" && pwd)
 cp=$src/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "no $cp" >&2; exit 1; }
 opts=(--strict --root="$src" --color=never --summary-file --show-types)
 fail=0
+# From inside the tree: checkpatch's SPDX check wants the tree to be a git
+# checkout; Debian's tarball is not, and the check is skipped there.
+cd "$src"
 
 while read -r p; do
 	[ -n "$p" ] || continue

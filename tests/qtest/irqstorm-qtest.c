@@ -471,10 +471,17 @@ static void test_msix(void)
     /* A second firing before the first is handled: a separate event. */
     step(&f, PERIOD_NS);
     g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_PENDING), ==, 2);
+    g_assert_cmpuint(qom_get_u64(&f, "ch1-in-flight"), ==, 2);
     g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_SEQ), ==, 1);
+    /* A primary handler claims both, oldest first, each once. */
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_CLAIM), ==, 1);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_CLAIM), ==, 2);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_CLAIM), ==, 0);
     complete(&f, 1, 1);
     g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_SEQ), ==, 2);
     complete(&f, 1, 2);
+    g_assert_cmpuint(ch_rd(&f, 1, IRQSTORM_CH_CLAIM), ==, 0);
+    g_assert_cmpuint(qom_get_u64(&f, "ch1-in-flight"), ==, 0);
     g_assert_cmpuint(qom_get_u64(&f, "ch1-overlapped"), ==, 1);
     g_assert_cmpuint(qom_get_u64(&f, "ch1-coalesced"), ==, 0);
     r = record(&f, 1);

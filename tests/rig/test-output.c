@@ -212,7 +212,7 @@ static void test_histfile_roundtrip(void)
 	lines = g_strsplit(text, "\n", -1);
 	g_assert_cmpstr(lines[0], ==, "# Histogram");
 	g_assert_cmpstr(lines[1], ==, "# Time unit is microseconds");
-	g_assert_cmpstr(lines[3], ==, "# Stages: hardirq thread done handler");
+	g_assert_cmpstr(lines[3], ==, "# Stages: hardirq thread done handler probe");
 	for (i = 0; lines[i] && *lines[i]; i++) {
 		g_auto(GStrv) f = NULL;
 
@@ -317,7 +317,8 @@ static void test_csv(void)
 {
 	const struct irqstorm_record recs[] = {
 		{ .seq = 1, .t_raise = 100, .t_hardirq = 150, .t_thread = 170,
-		  .t_done = 200, .channel = 0, .coalesced = 0,
+		  .t_done = 200, .channel = 0, .coalesced = 0, .work = 512,
+		  .cpu_hardirq = 0, .cpu_thread = 1, .cpu_done = 1,
 		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_THREAD |
 			   IRQSTORM_REC_DONE },
 		{ .seq = 2, .t_raise = 300, .t_hardirq = 999, .t_thread = 999,
@@ -339,10 +340,11 @@ static void test_csv(void)
 		g_assert_true(irqstorm_write_csv_record(f, &recs[i]));
 	g_assert_cmpint(fclose(f), ==, 0);
 	g_assert_cmpstr(buf, ==,
-			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced\n"
-			"1,0,7,100,150,170,200,0\n"
-			"2,3,48,300,,,,4\n"
-			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7\n");
+			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
+			"work,cpu_hardirq,cpu_thread,cpu_done\n"
+			"1,0,7,100,150,170,200,0,512,0,1,1\n"
+			"2,3,48,300,,,,4,0,,,\n"
+			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0\n");
 	free(buf);
 }
 
@@ -464,6 +466,25 @@ static void test_json_write_error(void)
 
 /* ---- stages --------------------------------------------------------- */
 
+/* A probe record gives the probe stage and nothing else; others never it. */
+static void test_stage_probe(void)
+{
+	struct irqstorm_record r = {
+		.t_raise = 1000, .t_done = 1750, .channel = IRQSTORM_PROBE_CHANNEL,
+		.flags = IRQSTORM_REC_PROBE | IRQSTORM_REC_DONE,
+	};
+	guint64 v = 0;
+
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_PROBE, &v));
+	g_assert_cmpuint(v, ==, 750);
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_DONE, &v));
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_HANDLER, &v));
+	r.flags = IRQSTORM_REC_DONE;
+	r.channel = 0;
+	g_assert_false(irqstorm_stage_value(&r, IRQSTORM_STAGE_PROBE, &v));
+	g_assert_true(irqstorm_stage_value(&r, IRQSTORM_STAGE_DONE, &v));
+}
+
 /* Stage values, their required flags, and negative differences. */
 static void test_stages(void)
 {
@@ -516,6 +537,7 @@ static void test_stages(void)
 	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_THREAD), ==, "thread");
 	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_DONE), ==, "done");
 	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_HANDLER), ==, "handler");
+	g_assert_cmpstr(irqstorm_stage_name(IRQSTORM_STAGE_PROBE), ==, "probe");
 	g_assert_null(irqstorm_stage_name(IRQSTORM_STAGE_COUNT));
 	g_assert_true(irqstorm_stage_from_name("handler", &st));
 	g_assert_cmpint(st, ==, IRQSTORM_STAGE_HANDLER);
@@ -534,5 +556,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/output/json/summary", test_json_summary);
 	g_test_add_func("/output/json/write-error", test_json_write_error);
 	g_test_add_func("/output/stages", test_stages);
+	g_test_add_func("/output/stage-probe", test_stage_probe);
 	return g_test_run();
 }

@@ -25,8 +25,15 @@ static void test_defaults(void)
 	g_assert_cmpuint(sc->cpus, ==, 1);
 	g_assert_cmpint(sc->icount_shift, ==, 3);
 	g_assert_cmpstr(sc->flavour, ==, "rt");
-	g_assert_cmpuint(sc->period_ns, ==, 1000000);
-	g_assert_cmpint(sc->threading, ==, IRQSTORM_THREADING_THREADED);
+	g_assert_cmpint(sc->ch[0].pattern, ==, IRQSTORM_PATTERN_PERIODIC);
+	g_assert_cmpint(sc->ch[1].pattern, ==, IRQSTORM_PATTERN_OFF);
+	g_assert_cmpuint(sc->ch[0].period_ns, ==, 1000000);
+	g_assert_cmpint(sc->ch[0].threading, ==, IRQSTORM_THREADING_THREADED);
+	g_assert_cmpint(sc->ch[0].thread_prio, ==, IRQSTORM_NONE);
+	g_assert_cmpint(sc->irq_mode, ==, IRQSTORM_IRQS_INTX);
+	g_assert_false(sc->probe);
+	g_assert_cmpint(sc->i8042_channel, ==, IRQSTORM_NONE);
+	g_assert_cmpuint(irqstorm_scenario_channel_mask(sc), ==, 1);
 	g_assert_cmpuint(sc->duration_ms, ==, 1000);
 	g_assert_cmpuint(sc->log_mb, ==, 16);
 }
@@ -37,7 +44,12 @@ static void test_values(void)
 	g_autoptr(IrqstormScenario) sc = load(
 		"[machine]\naccel = auto\ncpus = 1\nicount = off\nmemory_mb = 512\n"
 		"[kernel]\nflavour = dyn\ncmdline = preempt=full threadirqs\n"
-		"[channel0]\nrate = 20000\nthreading = hardirq\n"
+		"[channel0]\nrate = 20000\nthreading = hardirq\nwork = pio\npio_words = 2048\n"
+		"[channel2]\nrate = 500\nwork = spin\nready_channel = 0\n"
+		"ready_delay_us = 12.5\nthread_prio = 60\nthread_cpu = 0\n"
+		"[channel3]\npattern = burst\nburst = 8\ngap_us = 1000\nresched_every = 256\n"
+		"[guest]\nirq_mode = msix\nprobe = true\nprobe_prio = 90\n"
+		"i8042_channel = 2\ni8042_timeout_us = 5000\n"
 		"[run]\nduration = 0.25\ntimeout = 60\nbin_ns = 100\nbins = 500\nlog_mb = 4\n",
 		&err);
 
@@ -47,8 +59,26 @@ static void test_values(void)
 	g_assert_cmpuint(sc->memory_mb, ==, 512);
 	g_assert_cmpstr(sc->flavour, ==, "dyn");
 	g_assert_cmpstr(sc->cmdline, ==, "preempt=full threadirqs");
-	g_assert_cmpuint(sc->period_ns, ==, 50000);
-	g_assert_cmpint(sc->threading, ==, IRQSTORM_THREADING_HARDIRQ);
+	g_assert_cmpuint(sc->ch[0].period_ns, ==, 50000);
+	g_assert_cmpint(sc->ch[0].threading, ==, IRQSTORM_THREADING_HARDIRQ);
+	g_assert_cmpint(sc->ch[0].work, ==, IRQSTORM_WORK_PIO);
+	g_assert_cmpuint(sc->ch[0].pio_words, ==, 2048);
+	g_assert_cmpint(sc->ch[1].pattern, ==, IRQSTORM_PATTERN_OFF);
+	g_assert_cmpint(sc->ch[2].pattern, ==, IRQSTORM_PATTERN_PERIODIC);
+	g_assert_cmpint(sc->ch[2].ready_channel, ==, 0);
+	g_assert_cmpuint(sc->ch[2].ready_delay_ns, ==, 12500);
+	g_assert_cmpint(sc->ch[2].thread_prio, ==, 60);
+	g_assert_cmpint(sc->ch[2].thread_cpu, ==, 0);
+	g_assert_cmpint(sc->ch[3].pattern, ==, IRQSTORM_PATTERN_BURST);
+	g_assert_cmpuint(sc->ch[3].burst, ==, 8);
+	g_assert_cmpuint(sc->ch[3].gap_ns, ==, 1000000);
+	g_assert_cmpuint(sc->ch[3].resched_every, ==, 256);
+	g_assert_cmpuint(irqstorm_scenario_channel_mask(sc), ==, 0xd);
+	g_assert_cmpint(sc->irq_mode, ==, IRQSTORM_IRQS_MSIX);
+	g_assert_true(sc->probe);
+	g_assert_cmpuint(sc->probe_prio, ==, 90);
+	g_assert_cmpint(sc->i8042_channel, ==, 2);
+	g_assert_cmpuint(sc->i8042_timeout_us, ==, 5000);
 	g_assert_cmpuint(sc->duration_ms, ==, 250);
 	g_assert_cmpuint(sc->timeout_s, ==, 60);
 	g_assert_cmpuint(sc->bin_ns, ==, 100);
@@ -80,6 +110,25 @@ static void test_errors(void)
 		{ "[channel0]\nrate = nan\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nrate = 1e12\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nthreading = soft\n", IRQSTORM_SCENARIO_ERROR_VALUE, "hardirq" },
+		{ "[channel4]\nrate = 1\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "[channel4]" },
+		{ "[channel]\nrate = 1\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "[channel]" },
+		{ "[channel01]\nrate = 1\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "[channel01]" },
+		{ "[channel1]\npattern = zigzag\n", IRQSTORM_SCENARIO_ERROR_VALUE, "poisson" },
+		{ "[channel1]\ngap_us = 0.05\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[channel1] gap_us" },
+		{ "[channel1]\nready_channel = 4\n", IRQSTORM_SCENARIO_ERROR_VALUE, "'none'" },
+		{ "[channel1]\nthread_prio = 100\n", IRQSTORM_SCENARIO_ERROR_VALUE, "thread_prio" },
+		{ "[channel0]\nwork = pio\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "pio_words" },
+		{ "[channel0]\nready_channel = 0\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "another active channel" },
+		{ "[channel0]\nready_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "another active channel" },
+		{ "[channel0]\nthreading = hardirq\nthread_prio = 50\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no IRQ thread" },
+		{ "[channel0]\nthread_cpu = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "1 CPUs" },
+		{ "[channel0]\npattern = off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "nothing" },
+		{ "[guest]\ni8042_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "not an active channel" },
+		{ "[guest]\nirq_mode = legacy\n", IRQSTORM_SCENARIO_ERROR_VALUE, "msix" },
 		{ "[run]\nduration = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nduration = 0.0001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nlog_mb = 3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "power of two" },
@@ -119,7 +168,9 @@ static void test_set(void)
 	g_autoptr(IrqstormScenario) sc = load("", &err);
 
 	g_assert_true(irqstorm_scenario_set(sc, "channel0.rate=100000", &err));
-	g_assert_cmpuint(sc->period_ns, ==, 10000);
+	g_assert_cmpuint(sc->ch[0].period_ns, ==, 10000);
+	g_assert_true(irqstorm_scenario_set(sc, "channel3.pattern=poisson", &err));
+	g_assert_cmpint(sc->ch[3].pattern, ==, IRQSTORM_PATTERN_POISSON);
 	g_assert_true(irqstorm_scenario_set(sc, "kernel.cmdline=a=b c", &err));
 	g_assert_cmpstr(sc->cmdline, ==, "a=b c");
 	g_assert_false(irqstorm_scenario_set(sc, "channel0.rate", &err));
@@ -137,13 +188,18 @@ static void test_round_trip(void)
 {
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) a = load("[channel0]\nrate = 3000\n"
+					     "[channel2]\nready_delay_us = 7.5\nwork = spin\n"
+					     "[guest]\nprobe = true\n"
 					     "[run]\nduration = 1.5\n", &err);
 	g_autofree char *ini = irqstorm_scenario_to_ini(a);
 	g_autoptr(IrqstormScenario) b = load(ini, &err);
 	g_autofree char *ini2 = NULL;
 
 	g_assert_no_error(err);
-	g_assert_cmpuint(b->period_ns, ==, a->period_ns);
+	g_assert_cmpuint(b->ch[0].period_ns, ==, a->ch[0].period_ns);
+	g_assert_cmpuint(b->ch[2].ready_delay_ns, ==, 7500);
+	g_assert_cmpint(b->ch[2].work, ==, IRQSTORM_WORK_SPIN);
+	g_assert_true(b->probe);
 	g_assert_cmpuint(b->duration_ms, ==, 1500);
 	ini2 = irqstorm_scenario_to_ini(b);
 	g_assert_cmpstr(ini, ==, ini2);
@@ -177,7 +233,8 @@ static void test_argv(void)
 	g_assert_true(has_opt(argv, "-smp", "1"));
 	g_assert_true(has_opt(argv, "-accel", "tcg"));
 	g_assert_true(has_opt(argv, "-object", "mem-path=/t/a,,b,"));
-	g_assert_true(has_opt(argv, "-device", "ch0-period-ns=250000"));
+	g_assert_true(has_opt(argv, "-device", "ch0-pattern=periodic,ch0-period-ns=250000"));
+	g_assert_false(has_opt(argv, "-device", "ch1-pattern"));
 	g_assert_true(g_strv_contains((const char *const *)argv, "-no-shutdown"));
 	/* The printed command line parses back to the same argv. */
 	g_assert_true(g_shell_parse_argv(line, NULL, &back, &err));
@@ -187,6 +244,29 @@ static void test_argv(void)
 	g_strfreev(argv);
 	argv = irqstorm_machine_argv(sc, &p);
 	g_assert_false(g_strv_contains((const char *const *)argv, "-icount"));
+}
+
+/* The guest's settings: one value per channel where the driver takes arrays. */
+static void test_guest_conf(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load(
+		"[channel0]\nthreading = hardirq\n"
+		"[channel1]\nthreading = forced\nwork = pio\npio_words = 8\n"
+		"resched_every = 4\nthread_prio = 70\n"
+		"[guest]\nirq_mode = msi\ni8042_channel = 0\n", &err);
+	g_autofree char *conf = NULL;
+
+	g_assert_no_error(err);
+	conf = irqstorm_machine_guest_conf(sc);
+	g_assert_nonnull(strstr(conf, "\nirq_mode=msi\n"));
+	g_assert_nonnull(strstr(conf, "\nchannels=3\n"));
+	g_assert_nonnull(strstr(conf, "\nthreading=hardirq,forced,threaded,threaded\n"));
+	g_assert_nonnull(strstr(conf, "\nwork=none,pio,none,none\n"));
+	g_assert_nonnull(strstr(conf, "\nresched=0,4,0,0\n"));
+	g_assert_nonnull(strstr(conf, "\nthread_prio=-,70,-,-\n"));
+	g_assert_nonnull(strstr(conf, "\ni8042=0:20000\n"));
+	g_assert_nonnull(strstr(conf, "\nprobe=off\n"));
 }
 
 static void test_result_line(void)
@@ -213,6 +293,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/set", test_set);
 	g_test_add_func("/scenario/round-trip", test_round_trip);
 	g_test_add_func("/machine/argv", test_argv);
+	g_test_add_func("/machine/guest-conf", test_guest_conf);
 	g_test_add_func("/results/result-line", test_result_line);
 	return g_test_run();
 }

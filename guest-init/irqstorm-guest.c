@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm-guest: the two things the guest's init needs that busybox lacks.
+ *
+ *   irqstorm-guest sched PID fifo|rr|other PRIO [CPU]
+ *       Set a task's (an IRQ thread's) policy, priority and CPU affinity.
+ *
+ *   irqstorm-guest probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU
+ *       The real-time probe: a SCHED_FIFO task on CPU that wakes every
+ *       PERIOD_US with clock_nanosleep(TIMER_ABSTIME) for DURATION_MS,
+ *       measures how late each wake-up is, and writes each lateness to the
+ *       irqstorm device's PROBE register (BAR0, mapped from the PCI
+ *       device's sysfs resource0), so the host log has the probe's latency
+ *       in the same clock as the interrupts. Prints one line at the end:
+ *       "probe samples=N max_ns=M avg_ns=A".
+ *
+ * Static, so it runs in an initramfs with no C library. Exit status 0, or
+ * 1 with a message on stderr.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "irqstorm/abi.h"
+
+#define NSEC_PER_SEC	1000000000LL
+
+/* A decimal number in [min, max], or a message and -1. */
+static long long parse_num(const char *what, const char *s, long long min,
+			   long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "irqstorm-guest: %s '%s': expected %lld..%lld\n",
+			what, s, min, max);
+		return -1;
+	}
+	return v;
+}
+
+static int set_sched(pid_t pid, int policy, int prio, int cpu)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(pid, policy, &sp) < 0) {
+		fprintf(stderr, "irqstorm-guest: sched_setscheduler(%d, %d, %d): %s\n",
+			pid, policy, prio, strerror(errno));
+		return -1;
+	}
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(pid, sizeof(set), &set) < 0) {
+			fprintf(stderr, "irqstorm-guest: sched_setaffinity(%d, %d): %s\n",
+				pid, cpu, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* sched PID POLICY PRIO [CPU] */
+static int cmd_sched(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int policy;
+	} policies[] = {
+		{ "fifo", SCHED_FIFO }, { "rr", SCHED_RR }, { "other", SCHED_OTHER },
+	};
+	long long pid, prio, cpu = -1;
+	int policy = -1;
+
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n");
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (!strcmp(argv[2], policies[i].name))
+			policy = policies[i].policy;
+	pid = parse_num("pid", argv[1], 1, 1 << 22);
+	prio = parse_num("priority", argv[3], 0, 99);
+	if (argc == 5)
+		cpu = parse_num("cpu", argv[4], 0, CPU_SETSIZE - 1);
+	if (policy < 0 || pid < 0 || prio < 0 || (argc == 5 && cpu < 0)) {
+		if (policy < 0)
+			fprintf(stderr, "irqstorm-guest: policy '%s': expected fifo, rr or other\n",
+				argv[2]);
+		return 1;
+	}
+	return set_sched(pid, policy, prio, cpu) ? 1 : 0;
+}
+
+static long long ts_ns(const struct timespec *t)
+{
+	return t->tv_sec * NSEC_PER_SEC + t->tv_nsec;
+}
+
+/* The device's registers, mapped from the PCI device's resource0 file. */
+static volatile uint32_t *map_regs(const char *path)
+{
+	void *p;
+	int fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "irqstorm-guest: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, IRQSTORM_REGS_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "irqstorm-guest: mmap %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/* probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU */
+static int cmd_probe(int argc, char **argv)
+{
+	volatile uint32_t *regs;
+	long long period, duration, prio, cpu, n = 0, max = 0, sum = 0;
+	struct timespec next, now;
+	long long end;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: irqstorm-guest probe RESOURCE0 PERIOD_US "
+			"DURATION_MS PRIO CPU\n");
+		return 1;
+	}
+	period = parse_num("period", argv[2], 10, 10 * 1000 * 1000);
+	duration = parse_num("duration", argv[3], 1, 3600 * 1000);
+	prio = parse_num("priority", argv[4], 1, 99);
+	cpu = parse_num("cpu", argv[5], 0, CPU_SETSIZE - 1);
+	if (period < 0 || duration < 0 || prio < 0 || cpu < 0)
+		return 1;
+	regs = map_regs(argv[1]);
+	if (!regs)
+		return 1;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
+		fprintf(stderr, "irqstorm-guest: mlockall: %s (continuing)\n", strerror(errno));
+	if (set_sched(0, SCHED_FIFO, prio, cpu))
+		return 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	end = ts_ns(&next) + duration * 1000000LL;
+	for (;;) {
+		long long late;
+
+		next.tv_nsec += period * 1000;
+		while (next.tv_nsec >= NSEC_PER_SEC) {
+			next.tv_nsec -= NSEC_PER_SEC;
+			next.tv_sec++;
+		}
+		if (ts_ns(&next) > end)
+			break;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late = ts_ns(&now) - ts_ns(&next);
+		if (late < 0)
+			late = 0;
+		regs[IRQSTORM_REG_PROBE / 4] = late > UINT32_MAX ? UINT32_MAX : late;
+		n++;
+		sum += late;
+		if (late > max)
+			max = late;
+	}
+	printf("probe samples=%lld max_ns=%lld avg_ns=%lld\n", n, max, n ? sum / n : 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "sched"))
+		return cmd_sched(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "probe"))
+		return cmd_probe(argc - 1, argv + 1);
+	fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n"
+		"       irqstorm-guest probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU\n");
+	return 1;
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm compare: see compare.h.
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "run.h"
+
+/* The statistics shown, in column order. */
+static const IrqstormStat shown[] = {
+	IRQSTORM_STAT_MIN, IRQSTORM_STAT_P50, IRQSTORM_STAT_P90,
+	IRQSTORM_STAT_P99, IRQSTORM_STAT_P99_9, IRQSTORM_STAT_P99_99,
+	IRQSTORM_STAT_MAX,
+};
+
+static const char *unit_name(IrqstormUnit unit)
+{
+	return unit == IRQSTORM_UNIT_NS ? "ns" : "us";
+}
+
+/* The stage of run r, or NULL; and its value of s, NAN when absent. */
+static double stat_of(const IrqstormStageStats *st, IrqstormStat s)
+{
+	return st && st->cycles > 0 ? st->v[s] : NAN;
+}
+
+/* v / ref, or NAN when either is missing or ref is not positive. */
+static double ratio(double v, double ref)
+{
+	if (isnan(v) || isnan(ref) || ref <= 0)
+		return NAN;
+	return v / ref;
+}
+
+static char *fmt_value(double ns, IrqstormUnit unit)
+{
+	if (isnan(ns))
+		return g_strdup("-");
+	if (unit == IRQSTORM_UNIT_NS)
+		return g_strdup_printf("%.0f", ns);
+	return g_strdup_printf("%.3f", ns / 1e3);
+}
+
+static char *fmt_ratio(double r)
+{
+	return isnan(r) ? g_strdup("-") : g_strdup_printf("x%.2f", r);
+}
+
+/* The label with its marks: what the reader must not miss. */
+static char *row_label(const IrqstormSummary *run)
+{
+	return g_strdup_printf("%s%s%s", run->label,
+			       run->complete ? "" : " [INCOMPLETE]",
+			       run->failed_checks ? " [checks failed]" : "");
+}
+
+/* Display width of s: characters if it is UTF-8, else bytes. */
+static gsize text_width(const char *s)
+{
+	return g_utf8_validate(s, -1, NULL) ? (gsize)g_utf8_strlen(s, -1) : strlen(s);
+}
+
+static void append_padded(GString *out, const char *s, gsize width, gboolean right)
+{
+	gsize w = text_width(s);
+
+	if (right)
+		for (; w < width; w++)
+			g_string_append_c(out, ' ');
+	g_string_append(out, s);
+	if (!right)
+		for (; w < width; w++)
+			g_string_append_c(out, ' ');
+}
+
+/* Stage names to show: the given ones, or every stage of any run. */
+static GPtrArray *stage_list(IrqstormSummary *const *runs, guint n,
+			     const char *const *stages)
+{
+	GPtrArray *names;
+
+	if (!stages)
+		return irqstorm_summaries_stage_names(runs, n);
+	names = g_ptr_array_new_with_free_func(g_free);
+	for (gsize i = 0; stages[i]; i++)
+		g_ptr_array_add(names, g_strdup(stages[i]));
+	return names;
+}
+
+/* A row of cells: a NULL-terminated array of strings (a GStrv). */
+static void cell(GPtrArray *row, char *text)
+{
+	g_ptr_array_add(row, text);
+}
+
+static char **row_end(GPtrArray *row)
+{
+	g_ptr_array_add(row, NULL);
+	return (char **)g_ptr_array_free(row, FALSE);
+}
+
+/* The row of run i in a stage. */
+static char **table_row(IrqstormSummary *const *runs, guint n, guint i,
+			const char *stage, IrqstormUnit unit)
+{
+	const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
+	const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
+	GPtrArray *row = g_ptr_array_new();
+
+	cell(row, row_label(runs[i]));
+	cell(row, st ? g_strdup_printf("%" G_GUINT64_FORMAT, st->cycles) : g_strdup("-"));
+	for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
+		cell(row, fmt_value(stat_of(st, shown[k]), unit));
+	if (n > 1 && i == 0) {
+		cell(row, g_strdup(""));
+		cell(row, g_strdup(""));
+	} else if (n > 1) {
+		cell(row, fmt_ratio(ratio(stat_of(st, IRQSTORM_STAT_P99),
+					  stat_of(ref, IRQSTORM_STAT_P99))));
+		cell(row, fmt_ratio(ratio(stat_of(st, IRQSTORM_STAT_MAX),
+					  stat_of(ref, IRQSTORM_STAT_MAX))));
+	}
+	return row_end(row);
+}
+
+static char **header_row(guint n)
+{
+	GPtrArray *row = g_ptr_array_new();
+
+	cell(row, g_strdup("run"));
+	cell(row, g_strdup("cycles"));
+	for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
+		cell(row, g_strdup(irqstorm_stat_title(shown[k])));
+	if (n > 1) {
+		cell(row, g_strdup("p99 ratio"));
+		cell(row, g_strdup("max ratio"));
+	}
+	return row_end(row);
+}
+
+GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
+				const char *const *stages, IrqstormUnit unit)
+{
+	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+	g_autofree gsize *width = NULL;
+	guint ncols;
+	GString *out = g_string_new(NULL);
+
+	g_return_val_if_fail(n > 0, out);
+
+	/* Every row of every block, so that all blocks share column widths. */
+	g_ptr_array_add(rows, header_row(n));
+	for (guint s = 0; s < names->len; s++)
+		for (guint i = 0; i < n; i++)
+			g_ptr_array_add(rows, table_row(runs, n, i, names->pdata[s], unit));
+	ncols = g_strv_length(rows->pdata[0]);
+	width = g_new0(gsize, ncols);
+	for (guint r = 0; r < rows->len; r++) {
+		char **row = rows->pdata[r];
+
+		for (guint c = 0; c < ncols; c++)
+			width[c] = MAX(width[c], text_width(row[c]));
+	}
+
+	for (guint s = 0; s < names->len; s++) {
+		if (s)
+			g_string_append_c(out, '\n');
+		g_string_append_printf(out, "%s (%s)\n", (char *)names->pdata[s],
+				       unit_name(unit));
+		for (guint r = 0; r <= n; r++) {
+			char **row = rows->pdata[r ? 1 + s * n + (r - 1) : 0];
+			GString *line = g_string_new(NULL);
+
+			for (guint c = 0; c < ncols; c++) {
+				if (c)
+					g_string_append(line, "  ");
+				append_padded(line, row[c], width[c], c > 0);
+			}
+			/* No trailing blanks (the first run's empty ratios). */
+			while (line->len && line->str[line->len - 1] == ' ')
+				g_string_truncate(line, line->len - 1);
+			g_string_append_printf(out, "%s\n", line->str);
+			g_string_free(line, TRUE);
+		}
+	}
+
+	if (n > 1)
+		g_string_append_printf(out, "\nratios: p99 and max over those of the first run, %s\n",
+				       runs[0]->label);
+	for (guint i = 0; i < n; i++) {
+		if (!runs[i]->complete)
+			g_string_append_printf(out, "%s [INCOMPLETE]: %s: %s\n",
+					       runs[i]->label, runs[i]->path,
+					       runs[i]->incomplete_reason);
+		if (runs[i]->failed_checks)
+			g_string_append_printf(out, "%s [checks failed]: %u failed cross-check%s, "
+					       "see failed_checks in %s\n", runs[i]->label,
+					       runs[i]->failed_checks,
+					       runs[i]->failed_checks == 1 ? "" : "s",
+					       runs[i]->path);
+	}
+	return out;
+}
+
+static void add_value(JsonBuilder *b, const char *name, double ns, IrqstormUnit unit)
+{
+	json_builder_set_member_name(b, name);
+	if (isnan(ns))
+		json_builder_add_null_value(b);
+	else if (unit == IRQSTORM_UNIT_NS)
+		json_builder_add_int_value(b, (gint64)llround(ns));
+	else
+		json_builder_add_double_value(b, ns / 1e3);
+}
+
+static void add_ratio(JsonBuilder *b, const char *name, double r)
+{
+	json_builder_set_member_name(b, name);
+	if (isnan(r))
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_double_value(b, r);
+}
+
+JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
+				const char *const *stages, IrqstormUnit unit)
+{
+	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "unit");
+	json_builder_add_string_value(b, unit_name(unit));
+	json_builder_set_member_name(b, "reference");
+	json_builder_add_string_value(b, n ? runs[0]->label : "");
+
+	json_builder_set_member_name(b, "runs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < n; i++) {
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "label");
+		json_builder_add_string_value(b, runs[i]->label);
+		json_builder_set_member_name(b, "dir");
+		json_builder_add_string_value(b, runs[i]->dir);
+		json_builder_set_member_name(b, "complete");
+		json_builder_add_boolean_value(b, runs[i]->complete);
+		json_builder_set_member_name(b, "incomplete_reason");
+		if (runs[i]->incomplete_reason)
+			json_builder_add_string_value(b, runs[i]->incomplete_reason);
+		else
+			json_builder_add_null_value(b);
+		json_builder_set_member_name(b, "return_code");
+		json_builder_add_int_value(b, runs[i]->return_code);
+		json_builder_set_member_name(b, "failed_checks");
+		json_builder_add_int_value(b, runs[i]->failed_checks);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "stages");
+	json_builder_begin_array(b);
+	for (guint s = 0; s < names->len; s++) {
+		const char *stage = names->pdata[s];
+		const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "name");
+		json_builder_add_string_value(b, stage);
+		json_builder_set_member_name(b, "rows");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < n; i++) {
+			const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
+
+			json_builder_begin_object(b);
+			json_builder_set_member_name(b, "label");
+			json_builder_add_string_value(b, runs[i]->label);
+			json_builder_set_member_name(b, "present");
+			json_builder_add_boolean_value(b, st != NULL);
+			json_builder_set_member_name(b, "cycles");
+			if (st)
+				json_builder_add_int_value(b, (gint64)st->cycles);
+			else
+				json_builder_add_null_value(b);
+			for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
+				add_value(b, irqstorm_stat_key(shown[k]),
+					  stat_of(st, shown[k]), unit);
+			add_ratio(b, "p99_ratio", i == 0 ? NAN :
+				  ratio(stat_of(st, IRQSTORM_STAT_P99),
+					stat_of(ref, IRQSTORM_STAT_P99)));
+			add_ratio(b, "max_ratio", i == 0 ? NAN :
+				  ratio(stat_of(st, IRQSTORM_STAT_MAX),
+					stat_of(ref, IRQSTORM_STAT_MAX)));
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static const char compare_description[] =
+	"Reads DIR/summary.json of each run and prints, for each stage, one\n"
+	"row per run: how many events had the stage (cycles), then min, the\n"
+	"percentiles and max of their latency from the device's raise.\n"
+	"\n"
+	"How to read it:\n"
+	"  p99      99% of the events were at most this slow; p99.9 and\n"
+	"           p99.99 are the tail, max the single slowest event\n"
+	"  ratios   each run's p99 and max over the first run's: put the\n"
+	"           baseline first (x2.00 = twice as slow, x0.50 = half)\n"
+	"  -        the run has no sample of the stage (a hardirq-only\n"
+	"           handler has no thread stage)\n"
+	"Percentiles are nearest-rank with the histogram's resolution (one\n"
+	"bin, 1 us by default: the value is the bin's upper edge); min and max\n"
+	"are exact. Runs that did not finish are shown, marked [INCOMPLETE],\n"
+	"and the reason is printed under the table; so are failed cross-checks.\n"
+	"Deterministic runs (the default) give the same numbers on any machine,\n"
+	"so a ratio is the effect of what differs between the scenarios.\n"
+	"\n"
+	"Exit status: 0 printed, 1 error (a DIR without a readable summary).\n"
+	"\n"
+	"Examples:\n"
+	"  irqstorm compare results/hardirq results/threaded results/forced\n"
+	"  irqstorm compare results/a results/b --stage done --stage thread\n"
+	"  irqstorm compare results/a results/b --label before --label after --unit ns\n"
+	"  irqstorm compare results/*/ --json > comparison.json\n";
+
+int irqstorm_cmd_compare(int argc, char **argv)
+{
+	g_auto(GStrv) labels = NULL;
+	g_auto(GStrv) stages = NULL;
+	g_autofree char *unit_arg = NULL;
+	gboolean json = FALSE;
+	const GOptionEntry entries[] = {
+		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
+		  "Show only this stage (repeatable; default: every stage)", "NAME" },
+		{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &labels,
+		  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" },
+		{ "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_arg,
+		  "Unit of the values: us (default) or ns", "us|ns" },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
+		  "Print the comparison as JSON instead of a table", NULL },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - compare finished runs");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_summary_free);
+	g_autoptr(GPtrArray) known = NULL;
+	IrqstormUnit unit = IRQSTORM_UNIT_US;
+	gboolean failed = FALSE;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx, compare_description);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+		return irqstorm_usage_error(ctx, err->message);
+	if (argc < 2)
+		return irqstorm_usage_error(ctx, "compare needs at least one result DIR");
+	if (unit_arg && !strcmp(unit_arg, "ns"))
+		unit = IRQSTORM_UNIT_NS;
+	else if (unit_arg && strcmp(unit_arg, "us"))
+		return irqstorm_usage_error(ctx, "--unit must be us or ns");
+	if (labels && g_strv_length(labels) != (guint)argc - 1) {
+		g_autofree char *msg = g_strdup_printf(
+			"%u --label for %d DIRs: give one per DIR, or none",
+			g_strv_length(labels), argc - 1);
+
+		return irqstorm_usage_error(ctx, msg);
+	}
+
+	for (int i = 1; i < argc; i++) {
+		g_autoptr(GError) e = NULL;
+		IrqstormSummary *s = irqstorm_summary_load(argv[i], &e);
+
+		if (!s) {
+			g_printerr("irqstorm: %s\n", e->message);
+			failed = TRUE;
+			continue;
+		}
+		g_ptr_array_add(runs, s);
+	}
+	if (failed)
+		return IRQSTORM_EXIT_ERROR;
+	irqstorm_summaries_label((IrqstormSummary *const *)runs->pdata, runs->len,
+				 (const char *const *)labels);
+
+	known = irqstorm_summaries_stage_names((IrqstormSummary *const *)runs->pdata,
+					       runs->len);
+	for (gsize i = 0; stages && stages[i]; i++) {
+		if (!g_ptr_array_find_with_equal_func(known, stages[i], g_str_equal, NULL)) {
+			g_autofree char *list = NULL;
+
+			g_ptr_array_add(known, NULL);
+			list = g_strjoinv(", ", (char **)known->pdata);
+			g_printerr("irqstorm: no run has a stage '%s' (stages: %s)\n",
+				   stages[i], *list ? list : "none");
+			return IRQSTORM_EXIT_ERROR;
+		}
+	}
+
+	if (json) {
+		g_autoptr(JsonNode) root = irqstorm_compare_json(
+			(IrqstormSummary *const *)runs->pdata, runs->len,
+			(const char *const *)stages, unit);
+		g_autoptr(JsonGenerator) gen = json_generator_new();
+		g_autofree char *text = NULL;
+
+		json_generator_set_pretty(gen, TRUE);
+		json_generator_set_indent(gen, 2);
+		json_generator_set_root(gen, root);
+		text = json_generator_to_data(gen, NULL);
+		printf("%s\n", text);
+	} else {
+		g_autoptr(GString) table = irqstorm_compare_table(
+			(IrqstormSummary *const *)runs->pdata, runs->len,
+			(const char *const *)stages, unit);
+
+		fputs(table->str, stdout);
+	}
+	return fflush(stdout) == 0 ? IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm plot: see plot.h. Each figure is one gnuplot script of plots/,
+ * run once per format with its parameters given by -e; gnuplot writes to
+ * "<output>.partial", renamed into place only when gnuplot succeeded.
+ */
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "cli.h"
+#include "config.h"
+#include "run.h"
+#include "summary.h"
+
+char *irqstorm_gnuplot_quote(const char *s)
+{
+	GString *q = g_string_sized_new(strlen(s) + 2);
+
+	g_string_append_c(q, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			g_string_append_c(q, '\'');
+		g_string_append_c(q, *s);
+	}
+	g_string_append_c(q, '\'');
+	return g_string_free(q, FALSE);
+}
+
+char *irqstorm_gnuplot_path(const char *path)
+{
+	if (g_path_is_absolute(path) || g_str_has_prefix(path, "./"))
+		return g_strdup(path);
+	return g_strconcat("./", path, NULL);
+}
+
+char *irqstorm_plot_safe_name(const char *name)
+{
+	char *s = g_strdup(*name ? name : "_");
+
+	for (char *c = s; *c; c++)
+		if (!g_ascii_isalnum(*c) && *c != '.' && *c != '_' && *c != '-')
+			*c = '_';
+	return s;
+}
+
+enum {
+	FORMAT_PNG = 1 << 0,
+	FORMAT_SVG = 1 << 1,
+};
+
+typedef struct {
+	char *gnuplot;
+	char *scripts;		/* the plots/ directory */
+	guint formats;
+	gboolean failed;	/* a figure could not be drawn */
+} Plotter;
+
+/* The -e parameters of one figure: "k='v'; k=3; ". */
+static void param_str(GString *e, const char *key, const char *value)
+{
+	g_autofree char *q = irqstorm_gnuplot_quote(value);
+
+	g_string_append_printf(e, "%s=%s; ", key, q);
+}
+
+static void param_path(GString *e, const char *key, const char *path)
+{
+	g_autofree char *p = irqstorm_gnuplot_path(path);
+
+	param_str(e, key, p);
+}
+
+/* Run plots/<script> with params, writing output; print output when done. */
+static gboolean gnuplot_run(Plotter *p, const char *script, const char *params,
+			    const char *output, GError **error)
+{
+	g_autofree char *script_path = g_build_filename(p->scripts, script, NULL);
+	g_autofree char *partial = g_strconcat(output, ".partial", NULL);
+	g_autofree char *errout = NULL;
+	g_autoptr(GString) e = g_string_new(params);
+	int status;
+
+	param_path(e, "output", partial);
+	{
+		const char *argv[] = { p->gnuplot, "-e", e->str, script_path, NULL };
+
+		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+				  NULL, NULL, NULL, &errout, &status, error)) {
+			g_unlink(partial);
+			return FALSE;
+		}
+	}
+	if (!g_spawn_check_wait_status(status, NULL)) {
+		g_unlink(partial);
+		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+			    "gnuplot %s failed for %s:\n%s", script_path, output,
+			    g_strchomp(errout));
+		return FALSE;
+	}
+	if (g_rename(partial, output) < 0) {
+		int errsv = errno;
+
+		g_unlink(partial);
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv),
+			    "cannot rename %s to %s: %s", partial, output, g_strerror(errsv));
+		return FALSE;
+	}
+	printf("%s\n", output);
+	fflush(stdout);
+	return TRUE;
+}
+
+/* One figure, in every format asked for: base.png and/or base.svg. */
+static void figure(Plotter *p, const char *script, const char *params,
+		   const char *base)
+{
+	static const struct {
+		guint flag;
+		const char *ext;
+	} formats[] = { { FORMAT_PNG, "png" }, { FORMAT_SVG, "svg" } };
+
+	for (gsize i = 0; i < G_N_ELEMENTS(formats); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(GString) e = NULL;
+		g_autofree char *output = NULL;
+
+		if (!(p->formats & formats[i].flag))
+			continue;
+		e = g_string_new(params);
+		param_str(e, "format", formats[i].ext);
+		output = g_strconcat(base, ".", formats[i].ext, NULL);
+		if (!gnuplot_run(p, script, e->str, output, &err)) {
+			g_printerr("irqstorm: %s\n", err->message);
+			p->failed = TRUE;
+		}
+	}
+}
+
+/* ---- the figures ------------------------------------------------------ */
+
+typedef struct {
+	const char *dir;
+	const char *label;
+	IrqstormSummary *summary;	/* NULL when summary.json is unreadable */
+} PlotRun;
+
+static char *run_title(const PlotRun *r, const char *what)
+{
+	gboolean incomplete = r->summary && !r->summary->complete;
+
+	return g_strdup_printf("%s%s: %s", r->label, incomplete ? " [INCOMPLETE]" : "", what);
+}
+
+/* histogram, percentiles and timeline of one run, into out/. */
+static void plot_run(Plotter *p, const PlotRun *r, const char *out)
+{
+	g_autofree char *hist = g_build_filename(r->dir, "histogram.txt", NULL);
+	g_autofree char *csv = g_build_filename(r->dir, "records.csv", NULL);
+	static const struct {
+		const char *script, *name, *what;
+	} from_hist[] = {
+		{ "histogram.gp", "histogram", "latency histogram" },
+		{ "percentiles.gp", "percentiles", "latency tail (1 - CDF)" },
+	};
+
+	if (!g_file_test(hist, G_FILE_TEST_IS_REGULAR)) {
+		g_printerr("irqstorm: %s: no such file (not a finished run?): "
+			   "no histogram, no percentiles\n", hist);
+		p->failed = TRUE;
+	} else {
+		for (gsize i = 0; i < G_N_ELEMENTS(from_hist); i++) {
+			g_autoptr(GString) e = g_string_new(NULL);
+			g_autofree char *title = run_title(r, from_hist[i].what);
+			g_autofree char *base = g_build_filename(out, from_hist[i].name, NULL);
+
+			param_path(e, "input", hist);
+			param_str(e, "title", title);
+			figure(p, from_hist[i].script, e->str, base);
+		}
+	}
+
+	if (!g_file_test(csv, G_FILE_TEST_IS_REGULAR)) {
+		/* Not an error: runs with --no-csv have no records. */
+		g_printerr("irqstorm: %s: no records.csv (run with --no-csv?): no timeline\n",
+			   r->dir);
+	} else {
+		g_autoptr(GString) e = g_string_new(NULL);
+		g_autofree char *title = run_title(r, "latency over time");
+		g_autofree char *base = g_build_filename(out, "timeline", NULL);
+
+		param_path(e, "input", csv);
+		param_str(e, "title", title);
+		figure(p, "timeline.gp", e->str, base);
+	}
+}
+
+/* A label as one field of breakdown.gp's tab-separated data file. */
+static char *data_field(const char *label)
+{
+	char *s = g_strdup(*label ? label : "?");
+
+	/* gnuplot reads '"' as the start of a quoted field, whatever the
+	 * separator; tabs and newlines would split the line. */
+	for (char *c = s; *c; c++) {
+		if (*c == '"')
+			*c = '\'';
+		else if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	}
+	return s;
+}
+
+static double or0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+/* The three stacked segments of one statistic (us): raise->hardirq,
+ * ->thread, ->done. A stage without samples is a 0 segment and the next
+ * one starts from the last stage present. */
+static void segments(const IrqstormSummary *s, IrqstormStat stat, double seg[3])
+{
+	static const char *const cumulative[] = { "hardirq", "thread", "done" };
+	double below = 0;
+
+	for (int i = 0; i < 3; i++) {
+		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, cumulative[i]);
+		double v = st ? or0(st->v[stat]) : NAN;
+
+		seg[i] = isnan(v) ? 0 : MAX(v - below, 0) / 1e3;
+		if (!isnan(v))
+			below = MAX(v, below);
+	}
+}
+
+/* The slowest event from the raise: the last cumulative stage's max. */
+static double slowest(const IrqstormSummary *s)
+{
+	static const char *const order[] = { "done", "thread", "hardirq" };
+
+	for (int i = 0; i < 3; i++) {
+		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, order[i]);
+
+		if (st && !isnan(st->v[IRQSTORM_STAT_MAX]))
+			return st->v[IRQSTORM_STAT_MAX] / 1e3;
+	}
+	return 0;
+}
+
+static gboolean write_breakdown_data(const char *path, const PlotRun *runs,
+				     guint n, GError **error)
+{
+	g_autoptr(GString) d = g_string_new(
+		"run\traise -> hardirq\t-> thread (wake-up)\t-> done"
+		"\tp99: raise -> hardirq\tp99: -> thread\tp99: -> done\tmax\n");
+
+	for (guint i = 0; i < n; i++) {
+		g_autofree char *label = NULL;
+		double avg[3], p99[3];
+
+		if (!runs[i].summary)
+			continue;
+		label = data_field(runs[i].label);
+		segments(runs[i].summary, IRQSTORM_STAT_AVG, avg);
+		segments(runs[i].summary, IRQSTORM_STAT_P99, p99);
+		g_string_append_printf(d, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n",
+				       label, avg[0], avg[1], avg[2], p99[0], p99[1], p99[2],
+				       slowest(runs[i].summary));
+	}
+	return g_file_set_contents(path, d->str, (gssize)d->len, error);
+}
+
+/* breakdown.gp over the runs with a summary, to base.{png,svg}. */
+static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
+			   const char *title, const char *base)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *tmp = g_dir_make_tmp("irqstorm-plot-XXXXXX", &err);
+	g_autofree char *data = NULL;
+	g_autoptr(GString) e = g_string_new(NULL);
+	guint usable = 0;
+
+	for (guint i = 0; i < n; i++)
+		usable += runs[i].summary != NULL;
+	if (!usable) {
+		g_printerr("irqstorm: no readable summary.json: no breakdown\n");
+		p->failed = TRUE;
+		return;
+	}
+	if (!tmp) {
+		g_printerr("irqstorm: %s\n", err->message);
+		p->failed = TRUE;
+		return;
+	}
+	data = g_build_filename(tmp, "breakdown.dat", NULL);
+	if (!write_breakdown_data(data, runs, n, &err)) {
+		g_printerr("irqstorm: %s\n", err->message);
+		p->failed = TRUE;
+	} else {
+		param_path(e, "input", data);
+		param_str(e, "title", title);
+		figure(p, "breakdown.gp", e->str, base);
+	}
+	g_unlink(data);
+	g_rmdir(tmp);
+}
+
+/* compare.gp: stage of every run overlaid, to out/compare-<stage>. */
+static void plot_compare(Plotter *p, const PlotRun *runs, guint n,
+			 const char *stage, const char *out)
+{
+	g_autoptr(GString) e = g_string_new(NULL);
+	g_autofree char *safe = irqstorm_plot_safe_name(stage);
+	g_autofree char *name = g_strconcat("compare-", safe, NULL);
+	g_autofree char *base = g_build_filename(out, name, NULL);
+	g_autofree char *title = g_strdup_printf("%s latency of %u runs", stage, n);
+
+	g_string_append_printf(e, "n=%u; ", n);
+	for (guint i = 0; i < n; i++) {
+		g_autofree char *hist = g_build_filename(runs[i].dir, "histogram.txt", NULL);
+		g_autofree char *key_in = g_strdup_printf("input%u", i + 1);
+		g_autofree char *key_label = g_strdup_printf("label%u", i + 1);
+		g_autofree char *label = g_strdup_printf("%s%s", runs[i].label,
+			runs[i].summary && !runs[i].summary->complete ? " [INCOMPLETE]" : "");
+
+		if (!g_file_test(hist, G_FILE_TEST_IS_REGULAR)) {
+			g_printerr("irqstorm: %s: no such file: no %s\n", hist, name);
+			p->failed = TRUE;
+			return;
+		}
+		param_path(e, key_in, hist);
+		param_str(e, key_label, label);
+	}
+	param_str(e, "stage", stage);
+	param_str(e, "title", title);
+	figure(p, "compare.gp", e->str, base);
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static const char plot_description[] =
+	"Draws the figures of finished runs with gnuplot, one script of plots/\n"
+	"per figure (each script's head says how to run it by hand).\n"
+	"\n"
+	"For each run, into its DIR (or --out, with a single DIR):\n"
+	"  histogram    events per latency bin, one curve per stage, log counts\n"
+	"  percentiles  the tail: fraction of events slower than x (1 - CDF, log\n"
+	"               scale); where a curve crosses the p99 line, 1% were slower\n"
+	"  timeline     done - raise of every event against when it was raised\n"
+	"               (from records.csv): do the slow ones cluster?\n"
+	"  breakdown    one stacked bar: raise -> hardirq -> thread -> done,\n"
+	"               average and p99\n"
+	"With several DIRs, also into --out (default: the current directory):\n"
+	"  compare-breakdown  the breakdown bars of every run side by side\n"
+	"  compare-STAGE      STAGE's histogram of every run overlaid\n"
+	"                     (--stage, default done)\n"
+	"\n"
+	"Each written file's path is printed, the histogram first. An incomplete\n"
+	"run is plotted with [INCOMPLETE] in its titles. Needs gnuplot\n"
+	"(apt-get install gnuplot-nox); the scripts are looked up in\n"
+	"$IRQSTORM_PLOTS_DIR, else the source tree's plots/.\n"
+	"\n"
+	"Exit status: 0 every figure written, 1 error.\n"
+	"\n"
+	"Examples:\n"
+	"  irqstorm plot results/default\n"
+	"  irqstorm plot results/default --format both --out figures/\n"
+	"  irqstorm plot results/hardirq results/threaded results/forced --out cmp/\n"
+	"  irqstorm plot results/a results/b --label before --label after --stage thread\n";
+
+int irqstorm_cmd_plot(int argc, char **argv)
+{
+	g_autofree char *out = NULL;
+	g_autofree char *format = NULL;
+	g_auto(GStrv) labels = NULL;
+	g_auto(GStrv) stages = NULL;
+	const GOptionEntry entries[] = {
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "Where to write: with one DIR all its figures (default: DIR); with "
+		  "several, the compare-* figures (default: .)", "DIR" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+		  "png (default), svg or both", "FORMAT" },
+		{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &labels,
+		  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" },
+		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
+		  "Stage of the compare-STAGE figure (repeatable; default: done)", "NAME" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - plot finished runs");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_summary_free);
+	g_auto(GStrv) names = NULL;
+	g_autofree PlotRun *runs = NULL;
+	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
+	Plotter p = { 0 };
+	guint n;
+	int code;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx, plot_description);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+		return irqstorm_usage_error(ctx, err->message);
+	if (argc < 2)
+		return irqstorm_usage_error(ctx, "plot needs at least one result DIR");
+	n = (guint)argc - 1;
+	if (!format || !strcmp(format, "png"))
+		p.formats = FORMAT_PNG;
+	else if (!strcmp(format, "svg"))
+		p.formats = FORMAT_SVG;
+	else if (!strcmp(format, "both"))
+		p.formats = FORMAT_PNG | FORMAT_SVG;
+	else
+		return irqstorm_usage_error(ctx, "--format must be png, svg or both");
+	if (labels && g_strv_length(labels) != n) {
+		g_autofree char *msg = g_strdup_printf(
+			"%u --label for %u DIRs: give one per DIR, or none",
+			g_strv_length(labels), n);
+
+		return irqstorm_usage_error(ctx, msg);
+	}
+	if (stages && n == 1)
+		return irqstorm_usage_error(ctx, "--stage chooses the compare figure: "
+					    "give several DIRs");
+
+	p.gnuplot = g_find_program_in_path("gnuplot");
+	if (!p.gnuplot) {
+		g_printerr("irqstorm: gnuplot not found: apt-get install gnuplot-nox\n");
+		return IRQSTORM_EXIT_ERROR;
+	}
+	p.scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
+
+	names = irqstorm_run_labels((const char *const *)argv + 1, n,
+				    (const char *const *)labels);
+	runs = g_new0(PlotRun, n);
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GError) e = NULL;
+
+		runs[i].dir = argv[i + 1];
+		runs[i].label = names[i];
+		if (!g_file_test(runs[i].dir, G_FILE_TEST_IS_DIR)) {
+			g_printerr("irqstorm: %s: no such directory\n", runs[i].dir);
+			p.failed = TRUE;
+			continue;
+		}
+		runs[i].summary = irqstorm_summary_load(runs[i].dir, &e);
+		if (!runs[i].summary) {
+			g_printerr("irqstorm: %s\n", e->message);
+			p.failed = TRUE;
+		} else {
+			g_ptr_array_add(summaries, runs[i].summary);
+		}
+	}
+	if (p.failed)
+		goto done;
+
+	if (out && g_mkdir_with_parents(out, 0755) < 0) {
+		g_printerr("irqstorm: cannot create %s: %s\n", out, g_strerror(errno));
+		p.failed = TRUE;
+		goto done;
+	}
+	if (n == 1) {
+		const char *dest = out ? out : runs[0].dir;
+		g_autofree char *title = run_title(&runs[0], "where the time goes");
+		g_autofree char *base = g_build_filename(dest, "breakdown", NULL);
+
+		plot_run(&p, &runs[0], dest);
+		plot_breakdown(&p, runs, 1, title, base);
+	} else {
+		const char *dest = out ? out : ".";
+		g_autofree char *title = g_strdup_printf("where the time goes, %u runs", n);
+		g_autofree char *base = g_build_filename(dest, "compare-breakdown", NULL);
+		static const char *const done_only[] = { "done", NULL };
+		const char *const *cmp = stages ? (const char *const *)stages : done_only;
+
+		for (guint i = 0; i < n; i++)
+			plot_run(&p, &runs[i], runs[i].dir);
+		plot_breakdown(&p, runs, n, title, base);
+		for (gsize s = 0; cmp[s]; s++)
+			plot_compare(&p, runs, n, cmp[s], dest);
+	}
+done:
+	code = p.failed ? IRQSTORM_EXIT_ERROR : IRQSTORM_EXIT_PASSED;
+	g_free(p.gnuplot);
+	g_free(p.scripts);
+	return code;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irqstorm plot: the figures of finished runs, drawn by the gnuplot scripts
+ * in plots/ (one script per figure); irqstorm_cmd_plot() (cli.h) is the
+ * command. Everything handed to gnuplot goes through the two functions
+ * below, so that no file or run name can become a gnuplot command.
+ */
+#ifndef IRQSTORM_PLOT_H
+#define IRQSTORM_PLOT_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * s as a gnuplot single-quoted string literal: 'it''s'. Inside single
+ * quotes gnuplot interprets nothing (no backslash escapes, no `command`
+ * substitution, no @macros), and a doubled quote is a quote, so any string
+ * without a NUL round-trips exactly.
+ */
+char *irqstorm_gnuplot_quote(const char *s);
+
+/*
+ * path in a form gnuplot reads as a plain file: relative paths get a "./"
+ * prefix, because gnuplot runs a command for a data file named "<cmd" or
+ * an output named "|cmd", reads stdin for "-", and a datablock for "$name".
+ */
+char *irqstorm_gnuplot_path(const char *path);
+
+/* name with every character outside [A-Za-z0-9._-] replaced by '_'. */
+char *irqstorm_plot_safe_name(const char *name);
+
+G_END_DECLS
+
+#endif /* IRQSTORM_PLOT_H */

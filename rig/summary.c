@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading a finished run back: see summary.h.
+ */
+#include "summary.h"
+
+#include <math.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
+
+static const struct {
+	const char *key;
+	const char *title;
+} stats[IRQSTORM_STAT_COUNT] = {
+	[IRQSTORM_STAT_MIN] = { "min", "min" },
+	[IRQSTORM_STAT_P50] = { "p50", "p50" },
+	[IRQSTORM_STAT_P90] = { "p90", "p90" },
+	[IRQSTORM_STAT_P99] = { "p99", "p99" },
+	[IRQSTORM_STAT_P99_9] = { "p99_9", "p99.9" },
+	[IRQSTORM_STAT_P99_99] = { "p99_99", "p99.99" },
+	[IRQSTORM_STAT_MAX] = { "max", "max" },
+	[IRQSTORM_STAT_AVG] = { "avg", "avg" },
+};
+
+const char *irqstorm_stat_key(IrqstormStat s)
+{
+	g_return_val_if_fail(s < IRQSTORM_STAT_COUNT, NULL);
+	return stats[s].key;
+}
+
+const char *irqstorm_stat_title(IrqstormStat s)
+{
+	g_return_val_if_fail(s < IRQSTORM_STAT_COUNT, NULL);
+	return stats[s].title;
+}
+
+static void stage_free(gpointer p)
+{
+	IrqstormStageStats *st = p;
+
+	g_free(st->name);
+	g_free(st);
+}
+
+void irqstorm_summary_free(IrqstormSummary *s)
+{
+	if (!s)
+		return;
+	g_free(s->dir);
+	g_free(s->path);
+	g_free(s->label);
+	g_free(s->incomplete_reason);
+	if (s->stages)
+		g_ptr_array_unref(s->stages);
+	g_free(s);
+}
+
+static gboolean invalid(GError **error, const char *path, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+
+/* Set an IRQSTORM_SUMMARY_ERROR_INVALID error "path: ...". */
+static gboolean invalid(GError **error, const char *path, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(error, IRQSTORM_SUMMARY_ERROR, IRQSTORM_SUMMARY_ERROR_INVALID,
+		    "%s: %s", path, msg);
+	return FALSE;
+}
+
+static gboolean is_number(JsonNode *n)
+{
+	GType t;
+
+	if (!JSON_NODE_HOLDS_VALUE(n))
+		return FALSE;
+	t = json_node_get_value_type(n);
+	return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+/* A statistic: a number, or null/absent (NAN). */
+static gboolean read_stat(JsonObject *o, const char *stage, const char *key,
+			  const char *path, double *v, GError **error)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	if (!n || JSON_NODE_HOLDS_NULL(n)) {
+		*v = NAN;
+		return TRUE;
+	}
+	if (!is_number(n))
+		return invalid(error, path, "stages.%s.%s: expected a number or null",
+			       stage, key);
+	*v = json_node_get_double(n);
+	return TRUE;
+}
+
+static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
+				      const char *path, GError **error)
+{
+	g_autoptr(GPtrArray) hold = g_ptr_array_new_with_free_func(stage_free);
+	IrqstormStageStats *st;
+	JsonObject *o;
+	JsonNode *cycles;
+
+	if (!JSON_NODE_HOLDS_OBJECT(node)) {
+		invalid(error, path, "stages.%s: expected an object", name);
+		return NULL;
+	}
+	o = json_node_get_object(node);
+	cycles = json_object_get_member(o, "cycles");
+	if (!cycles || !JSON_NODE_HOLDS_VALUE(cycles) ||
+	    json_node_get_value_type(cycles) != G_TYPE_INT64 ||
+	    json_node_get_int(cycles) < 0) {
+		invalid(error, path, "stages.%s.cycles: expected a count", name);
+		return NULL;
+	}
+	st = g_new0(IrqstormStageStats, 1);
+	g_ptr_array_add(hold, st);
+	st->name = g_strdup(name);
+	st->cycles = (guint64)json_node_get_int(cycles);
+	for (int i = 0; i < IRQSTORM_STAT_COUNT; i++)
+		if (!read_stat(o, name, stats[i].key, path, &st->v[i], error))
+			return NULL;
+	return g_ptr_array_steal_index(hold, 0);
+}
+
+IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
+					const char *text, gssize len,
+					GError **error)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(IrqstormSummary) s = g_new0(IrqstormSummary, 1);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GList) members = NULL;
+	JsonObject *root, *stages;
+	JsonNode *n;
+
+	s->dir = g_strdup(dir);
+	s->path = g_strdup(path);
+	s->label = g_path_get_basename(dir);
+	s->return_code = -1;
+	s->stages = g_ptr_array_new_with_free_func(stage_free);
+
+	if (!json_parser_load_from_data(parser, text, len, &err)) {
+		invalid(error, path, "not valid JSON: %s", err->message);
+		return NULL;
+	}
+	n = json_parser_get_root(parser);
+	if (!n || !JSON_NODE_HOLDS_OBJECT(n)) {
+		invalid(error, path, "not an irqstorm summary (expected a JSON object)");
+		return NULL;
+	}
+	root = json_node_get_object(n);
+
+	n = json_object_get_member(root, "complete");
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
+	    json_node_get_value_type(n) != G_TYPE_BOOLEAN) {
+		invalid(error, path, "not an irqstorm summary (no boolean \"complete\")");
+		return NULL;
+	}
+	s->complete = json_node_get_boolean(n);
+	if (!s->complete) {
+		const char *why = json_object_get_string_member_with_default(
+			root, "incomplete_reason", NULL);
+
+		s->incomplete_reason = g_strdup(why ? why : "the run did not finish");
+	}
+
+	n = json_object_get_member(root, "return_code");
+	if (n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64)
+		s->return_code = (int)json_node_get_int(n);
+	n = json_object_get_member(root, "failed_checks");
+	if (n && JSON_NODE_HOLDS_ARRAY(n))
+		s->failed_checks = json_array_get_length(json_node_get_array(n));
+
+	n = json_object_get_member(root, "stages");
+	if (!n || !JSON_NODE_HOLDS_OBJECT(n)) {
+		invalid(error, path, "not an irqstorm summary (no \"stages\" object)");
+		return NULL;
+	}
+	stages = json_node_get_object(n);
+	/* json-glib keeps members in the file's order. */
+	members = json_object_get_members(stages);
+	for (GList *l = members; l; l = l->next) {
+		IrqstormStageStats *st = read_stage(json_object_get_member(stages, l->data),
+						    l->data, path, error);
+
+		if (!st)
+			return NULL;
+		g_ptr_array_add(s->stages, st);
+	}
+	return g_steal_pointer(&s);
+}
+
+/* The first line of DIR/INCOMPLETE, or a generic reason. */
+static char *marker_reason(const char *marker)
+{
+	g_autofree char *text = NULL;
+
+	if (!g_file_get_contents(marker, &text, NULL, NULL) || !*g_strstrip(text))
+		return g_strdup("INCOMPLETE marker present");
+	text[strcspn(text, "\n")] = '\0';
+	return g_strdup(text);
+}
+
+IrqstormSummary *irqstorm_summary_load(const char *dir, GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
+	g_autofree char *marker = g_build_filename(dir, "INCOMPLETE", NULL);
+	g_autofree char *text = NULL;
+	g_autoptr(GError) err = NULL;
+	gsize len = 0;
+	IrqstormSummary *s;
+
+	if (!g_file_get_contents(path, &text, &len, &err)) {
+		if (g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+			if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+				g_set_error(error, IRQSTORM_SUMMARY_ERROR,
+					    IRQSTORM_SUMMARY_ERROR_MISSING,
+					    "%s: no such directory", dir);
+			else
+				g_set_error(error, IRQSTORM_SUMMARY_ERROR,
+					    IRQSTORM_SUMMARY_ERROR_MISSING,
+					    "%s: no such file (%s)", path,
+					    g_file_test(marker, G_FILE_TEST_EXISTS) ?
+					    "the run is still going, or died early: see INCOMPLETE" :
+					    "not an irqstorm result directory?");
+		} else {
+			g_set_error(error, IRQSTORM_SUMMARY_ERROR,
+				    IRQSTORM_SUMMARY_ERROR_MISSING, "%s", err->message);
+		}
+		return NULL;
+	}
+	s = irqstorm_summary_parse(dir, path, text, (gssize)len, error);
+	if (s && g_file_test(marker, G_FILE_TEST_EXISTS) && s->complete) {
+		s->complete = FALSE;
+		s->incomplete_reason = marker_reason(marker);
+	}
+	return s;
+}
+
+const IrqstormStageStats *irqstorm_summary_stage(const IrqstormSummary *s,
+						 const char *name)
+{
+	for (guint i = 0; i < s->stages->len; i++) {
+		const IrqstormStageStats *st = s->stages->pdata[i];
+
+		if (!strcmp(st->name, name))
+			return st;
+	}
+	return NULL;
+}
+
+const IrqstormStageStats *irqstorm_summary_stage_sampled(const IrqstormSummary *s,
+							 const char *name)
+{
+	const IrqstormStageStats *st = irqstorm_summary_stage(s, name);
+
+	return st && st->cycles > 0 ? st : NULL;
+}
+
+/* dir without trailing slashes (but "/" stays "/"). */
+static char *trim_slashes(const char *dir)
+{
+	char *d = g_strdup(dir);
+	gsize n = strlen(d);
+
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	return d;
+}
+
+char **irqstorm_run_labels(const char *const *dirs, guint n,
+			   const char *const *labels)
+{
+	char **out = g_new0(char *, n + 1);
+
+	for (guint i = 0; i < n; i++) {
+		gboolean clash = FALSE;
+
+		if (labels) {
+			out[i] = g_strdup(labels[i]);
+			continue;
+		}
+		out[i] = g_path_get_basename(dirs[i]);
+		for (guint j = 0; j < n && !clash; j++) {
+			g_autofree char *other = g_path_get_basename(dirs[j]);
+
+			clash = j != i && !strcmp(other, out[i]) && strcmp(dirs[j], dirs[i]);
+		}
+		if (clash) {
+			g_free(out[i]);
+			out[i] = trim_slashes(dirs[i]);
+		}
+	}
+	return out;
+}
+
+void irqstorm_summaries_label(IrqstormSummary *const *runs, guint n,
+			      const char *const *labels)
+{
+	g_autofree const char **dirs = g_new0(const char *, n + 1);
+	g_auto(GStrv) names = NULL;
+
+	for (guint i = 0; i < n; i++)
+		dirs[i] = runs[i]->dir;
+	names = irqstorm_run_labels(dirs, n, labels);
+	for (guint i = 0; i < n; i++) {
+		g_free(runs[i]->label);
+		runs[i]->label = g_strdup(names[i]);
+	}
+}
+
+GPtrArray *irqstorm_summaries_stage_names(IrqstormSummary *const *runs,
+					  guint n)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < n; i++) {
+		for (guint j = 0; j < runs[i]->stages->len; j++) {
+			const IrqstormStageStats *st = runs[i]->stages->pdata[j];
+
+			if (!g_ptr_array_find_with_equal_func(names, st->name,
+							      g_str_equal, NULL))
+				g_ptr_array_add(names, g_strdup(st->name));
+		}
+	}
+	return names;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading a finished run back: the parts of DIR/summary.json that compare,
+ * plot and matrix use, and whether the run is complete. The file is written
+ * by results.c; this side only reads it, and is lenient about what it does
+ * not use (unknown members are ignored, stages are taken in the file's
+ * order, whatever their names).
+ */
+#ifndef IRQSTORM_SUMMARY_H
+#define IRQSTORM_SUMMARY_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define IRQSTORM_SUMMARY_ERROR (irqstorm_summary_error_quark())
+GQuark irqstorm_summary_error_quark(void);
+
+typedef enum {
+	IRQSTORM_SUMMARY_ERROR_MISSING,	/* no summary.json */
+	IRQSTORM_SUMMARY_ERROR_INVALID,	/* not JSON, or not an irqstorm summary */
+} IrqstormSummaryError;
+
+/* The per-stage statistics, in the order the compare table shows them. */
+typedef enum {
+	IRQSTORM_STAT_MIN,
+	IRQSTORM_STAT_P50,
+	IRQSTORM_STAT_P90,
+	IRQSTORM_STAT_P99,
+	IRQSTORM_STAT_P99_9,
+	IRQSTORM_STAT_P99_99,
+	IRQSTORM_STAT_MAX,
+	IRQSTORM_STAT_AVG,
+	IRQSTORM_STAT_COUNT
+} IrqstormStat;
+
+/* The member name in summary.json ("p99_9") and the name shown ("p99.9"). */
+const char *irqstorm_stat_key(IrqstormStat s);
+const char *irqstorm_stat_title(IrqstormStat s);
+
+typedef struct {
+	char *name;
+	guint64 cycles;
+	double v[IRQSTORM_STAT_COUNT];	/* ns; NAN where the file has null */
+} IrqstormStageStats;
+
+typedef struct {
+	char *dir;			/* as given */
+	char *path;			/* dir/summary.json, for messages */
+	char *label;			/* how tables and plots name the run */
+	gboolean complete;		/* .complete and no INCOMPLETE file */
+	char *incomplete_reason;	/* NULL when complete */
+	int return_code;		/* the run's exit status; -1 if absent */
+	guint failed_checks;
+	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
+} IrqstormSummary;
+
+/*
+ * Parse the text of a summary.json; path only names it in messages. The
+ * label is the basename of dir. Requires a top-level object with a boolean
+ * "complete" and a "stages" object whose members are objects with an integer
+ * "cycles"; each statistic must be a number or null (absent counts as null).
+ */
+IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
+					const char *text, gssize len,
+					GError **error);
+
+/* Read DIR/summary.json; an INCOMPLETE file in DIR also makes it incomplete. */
+IrqstormSummary *irqstorm_summary_load(const char *dir, GError **error);
+
+void irqstorm_summary_free(IrqstormSummary *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormSummary, irqstorm_summary_free)
+
+/* The stage called name, or NULL. */
+const IrqstormStageStats *irqstorm_summary_stage(const IrqstormSummary *s,
+						 const char *name);
+
+/* The stage called name if it has samples (cycles > 0), else NULL. */
+const IrqstormStageStats *irqstorm_summary_stage_sampled(const IrqstormSummary *s,
+							 const char *name);
+
+/*
+ * Labels for the runs in dirs[0..n): labels[i] when labels is non-NULL,
+ * else the directory's basename, or the directory as given (without
+ * trailing slashes) when two different directories share a basename.
+ * Returns a GStrv.
+ */
+char **irqstorm_run_labels(const char *const *dirs, guint n,
+			   const char *const *labels);
+
+/* Set every run's label with irqstorm_run_labels(). */
+void irqstorm_summaries_label(IrqstormSummary *const *runs, guint n,
+			      const char *const *labels);
+
+/* The union of the runs' stage names, in order of first appearance. */
+GPtrArray *irqstorm_summaries_stage_names(IrqstormSummary *const *runs,
+					  guint n);
+
+G_END_DECLS
+
+#endif /* IRQSTORM_SUMMARY_H */
