@@ -13,13 +13,17 @@
 struct IrqstormCollector {
 	IrqstormLog *log;		/* borrowed; outlives the thread */
 	FILE *csv;			/* borrowed, may be NULL */
+	guint64 warmup_ns;
+	guint64 start_ns;		/* raise of the first record: the start */
 	IrqstormCollected *data;
 	GThread *thread;
 	gint stop;
 };
 
-/* Account an interrupt record in a tally: every stage it has, its flags. */
-static void tally_add(IrqstormTally *t, const struct irqstorm_record *r)
+/* Account an interrupt record in a tally: its flags, and every stage it
+ * has unless it is still in the warm-up. */
+static void tally_add(IrqstormTally *t, const struct irqstorm_record *r,
+		      gboolean stages)
 {
 	guint64 ns;
 
@@ -35,7 +39,7 @@ static void tally_add(IrqstormTally *t, const struct irqstorm_record *r)
 	if (r->flags & IRQSTORM_REC_OVERLAP)
 		t->overlap_events++;
 	t->work += r->work;
-	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+	for (int st = 0; stages && st < IRQSTORM_STAGE_COUNT; st++)
 		if (irqstorm_stage_value(r, st, &ns))
 			irqstorm_hist_add(t->hist[st], ns);
 }
@@ -45,14 +49,20 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 {
 	IrqstormCollector *c = user;
 	IrqstormCollected *d = c->data;
+	gboolean stages;
 	guint64 ns;
 
 	d->records++;
+	if (!c->start_ns)
+		c->start_ns = r->t_raise;
+	stages = r->t_raise >= c->start_ns + c->warmup_ns;
+	if (!stages)
+		d->warmup_records++;
 	if (c->csv)
 		irqstorm_write_csv_record(c->csv, r);
 	if (r->flags & IRQSTORM_REC_PROBE) {
 		d->probe_records++;
-		if (irqstorm_stage_value(r, IRQSTORM_STAGE_PROBE, &ns))
+		if (stages && irqstorm_stage_value(r, IRQSTORM_STAGE_PROBE, &ns))
 			irqstorm_hist_add(d->all.hist[IRQSTORM_STAGE_PROBE], ns);
 		return;
 	}
@@ -64,8 +74,8 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 		d->first_raise_ns = r->t_raise;
 	if (r->t_raise > d->last_raise_ns)
 		d->last_raise_ns = r->t_raise;
-	tally_add(&d->all, r);
-	tally_add(&d->ch[r->channel], r);
+	tally_add(&d->all, r, stages);
+	tally_add(&d->ch[r->channel], r, stages);
 }
 
 /* One drain; FALSE when the ring became unreadable (error kept). */
@@ -76,10 +86,18 @@ static gboolean collect_drain(IrqstormCollector *c, gsize *n)
 	*n = irqstorm_log_drain(c->log, collect_record, c, &d->error);
 	if (d->error)
 		return FALSE;
+	if (!*n)
+		return TRUE;
 	__atomic_store_n(&d->progress_records, d->records, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->progress_max_done_ns,
 			 irqstorm_hist_max(d->all.hist[IRQSTORM_STAGE_DONE]),
 			 __ATOMIC_RELAXED);
+	__atomic_store_n(&d->progress_max_probe_ns,
+			 irqstorm_hist_max(d->all.hist[IRQSTORM_STAGE_PROBE]),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&d->progress_virtual_ns, d->last_raise_ns - d->first_raise_ns,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&d->progress_lost, irqstorm_log_lost(c->log), __ATOMIC_RELAXED);
 	return TRUE;
 }
 
@@ -116,12 +134,14 @@ static void tally_clear(IrqstormTally *t)
 
 /* Start following log; csv (optional) gets one line per record. */
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
-					    guint bins, FILE *csv)
+					    guint bins, guint64 warmup_ns,
+					    FILE *csv)
 {
 	IrqstormCollector *c = g_new0(IrqstormCollector, 1);
 
 	c->log = log;
 	c->csv = csv;
+	c->warmup_ns = warmup_ns;
 	c->data = g_new0(IrqstormCollected, 1);
 	tally_init(&c->data->all, bin_ns, bins);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)

@@ -32,6 +32,7 @@ typedef struct {
 	IrqstormTally all;		/* every channel; its probe stage: probes */
 	IrqstormTally ch[IRQSTORM_NUM_CHANNELS];
 	guint64 records;		/* every record read from the ring */
+	guint64 warmup_records;		/* counted, but left out of the stages */
 	guint64 probe_records;
 	guint64 foreign_records;	/* channel out of range: counted, ignored */
 	guint64 first_raise_ns;
@@ -42,12 +43,16 @@ typedef struct {
 	/* progress, atomic */
 	guint64 progress_records;
 	guint64 progress_max_done_ns;
+	guint64 progress_max_probe_ns;
+	guint64 progress_virtual_ns;	/* last raise - first raise */
+	guint64 progress_lost;
 } IrqstormCollected;
 
 typedef struct IrqstormCollector IrqstormCollector;
 
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
-					    guint bins, FILE *csv);
+					    guint bins, guint64 warmup_ns,
+					    FILE *csv);
 IrqstormCollected *irqstorm_collector_finish(IrqstormCollector *c);
 const IrqstormCollected *irqstorm_collector_peek(IrqstormCollector *c);
 void irqstorm_collected_free(IrqstormCollected *d);

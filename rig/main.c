@@ -69,23 +69,45 @@ static const char run_description[] =
 	"  irqstorm run scenarios/default.ini --out results/fast --set channel0.rate=20000\n"
 	"  irqstorm run scenarios/default.ini --set channel0.threading=hardirq --duration 5\n";
 
-/* The scenario file with --duration and --set applied, in that order. */
-static IrqstormScenario *load_scenario(const char *path, const char *duration,
+/* The shortcut options of `run`, each a scenario key. */
+typedef struct {
+	char *duration, *seed, *accel, *icount;
+} RunShortcuts;
+
+static void run_shortcuts_clear(RunShortcuts *sh)
+{
+	g_free(sh->duration);
+	g_free(sh->seed);
+	g_free(sh->accel);
+	g_free(sh->icount);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunShortcuts, run_shortcuts_clear)
+
+/* The scenario file with the shortcuts, then every --set, applied. */
+static IrqstormScenario *load_scenario(const char *path, const RunShortcuts *sh,
 				       const char *const *sets, GError **error)
 {
+	const struct {
+		const char *key;
+		const char *value;
+	} shortcuts[] = {
+		{ "run.duration", sh->duration }, { "machine.seed", sh->seed },
+		{ "machine.accel", sh->accel }, { "machine.icount", sh->icount },
+	};
 	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
 
 	if (!sc)
 		return NULL;
-	if (duration) {
-		g_autofree char *kv = g_strconcat("run.duration=", duration, NULL);
-
-		if (!irqstorm_scenario_set(sc, kv, error))
-			return NULL;
-	}
+	for (gsize i = 0; i < G_N_ELEMENTS(shortcuts); i++)
+		if (shortcuts[i].value)
+			g_ptr_array_add(all, g_strconcat(shortcuts[i].key, "=",
+							 shortcuts[i].value, NULL));
 	for (gsize i = 0; sets && sets[i]; i++)
-		if (!irqstorm_scenario_set(sc, sets[i], error))
-			return NULL;
+		g_ptr_array_add(all, g_strdup(sets[i]));
+	g_ptr_array_add(all, NULL);
+	if (!irqstorm_scenario_set_all(sc, (const char *const *)all->pdata, error))
+		return NULL;
 	return g_steal_pointer(&sc);
 }
 
@@ -107,14 +129,20 @@ static int cmd_run(int argc, char **argv)
 	g_autofree char *qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
 	g_autofree char *kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
 	g_autofree char *initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
-	g_autofree char *duration = NULL;
+	g_auto(RunShortcuts) sh = { 0 };
 	g_auto(GStrv) sets = NULL;
 	gboolean quiet = FALSE, no_csv = FALSE;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "Output directory (default: results/<scenario name>)", "DIR" },
-		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration,
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &sh.duration,
 		  "Storm duration in seconds of virtual time (= --set run.duration=S)", "S" },
+		{ "seed", 0, 0, G_OPTION_ARG_STRING, &sh.seed,
+		  "QEMU's -seed for the guest's random numbers (= --set machine.seed=N)", "N" },
+		{ "accel", 0, 0, G_OPTION_ARG_STRING, &sh.accel,
+		  "tcg, kvm or auto (= --set machine.accel=A); kvm needs --icount off", "A" },
+		{ "icount", 0, 0, G_OPTION_ARG_STRING, &sh.icount,
+		  "Deterministic mode's shift, or off (= --set machine.icount=S)", "SHIFT|off" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
 		  "Override a scenario key, e.g. channel0.rate=5000 (repeatable)", "GROUP.KEY=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
@@ -141,7 +169,7 @@ static int cmd_run(int argc, char **argv)
 		return usage_error(ctx, err->message);
 	if (argc != 2)
 		return usage_error(ctx, "run needs exactly one SCENARIO file");
-	sc = load_scenario(argv[1], duration, (const char *const *)sets, &err);
+	sc = load_scenario(argv[1], &sh, (const char *const *)sets, &err);
 	if (!sc) {
 		g_printerr("irqstorm: %s\n", err->message);
 		return IRQSTORM_EXIT_ERROR;

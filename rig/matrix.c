@@ -332,7 +332,11 @@ static void on_cell_exit(GPid pid, gint status, gpointer user)
 	} else if (r->code == IRQSTORM_EXIT_THRESHOLD) {
 		say(r, "exit 2 (a scenario threshold was exceeded) in %.1f s", r->seconds);
 	} else {
-		g_autofree char *tail = last_line(log);
+		/* Why: the run's INCOMPLETE marker says it best (a --quiet
+		 * run prints little), else the last line it printed. */
+		g_autofree char *marker = g_build_filename(r->dir, "INCOMPLETE", NULL);
+		g_autofree char *why = last_line(marker);
+		g_autofree char *tail = why ? g_strconcat("INCOMPLETE: ", why, NULL) : last_line(log);
 
 		say(r, "%s in %.1f s%s%s (log: %s)", r->how, r->seconds,
 		    tail ? ": " : "", tail ? tail : "", log);
@@ -789,13 +793,14 @@ static GString *matrix_table(const Matrix *m, GPtrArray *varies)
 
 static const char matrix_description[] =
 	"Runs SCENARIO once for every combination of the --vary values (the\n"
-	"cartesian product), each run (cell) as\n"
-	"  irqstorm run SCENARIO --out OUT/CELL --quiet [--set ...] --set K=V ...\n"
-	"[-- OPTIONS] after everything else, e.g. -- --duration 5, go to every\n"
-	"run as they are. CELL names the values: rate=1000,threading=hardirq\n"
-	"(the group is dropped when the key alone is unambiguous; characters\n"
-	"outside [A-Za-z0-9._+=-] become '_'). Each cell's output is in its\n"
-	"matrix-run.log. Values cannot contain ','.\n"
+	"cartesian product), each run (a cell) as\n"
+	"  irqstorm run SCENARIO --out OUT/CELL --quiet [--set ...] --set K=V ... [OPTIONS]\n"
+	"where OPTIONS are what follows '--' (e.g. -- --duration 5 --no-csv),\n"
+	"given to every run as they are. CELL names the values, e.g.\n"
+	"rate=1000,threading=hardirq (the group is dropped when the key alone\n"
+	"is unambiguous; characters outside [A-Za-z0-9._+=-] become '_'). Each\n"
+	"cell's own output is in its matrix-run.log. Values cannot contain ','.\n"
+	"Every cell's scenario is checked before the first one runs.\n"
 	"\n"
 	"Resumable: a cell whose directory already holds a complete run\n"
 	"(summary.json, no INCOMPLETE) is skipped, so after ^C or a failure the\n"

@@ -19,15 +19,22 @@
 
 char *irqstorm_gnuplot_quote(const char *s)
 {
+	g_auto(GStrv) parts = g_strsplit(s, "'", -1);
 	GString *q = g_string_sized_new(strlen(s) + 2);
 
-	g_string_append_c(q, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			g_string_append_c(q, '\'');
-		g_string_append_c(q, *s);
+	if (!parts[0] || !parts[1]) {
+		g_string_append_printf(q, "'%s'", s);
+		return g_string_free(q, FALSE);
 	}
-	g_string_append_c(q, '\'');
+	/* gnuplot's own escape, a doubled quote, fails next to another
+	 * quote (s = '''' is a syntax error), and a "'" makes gnuplot's
+	 * @macro expansion lose track of the quoting: join the pieces with
+	 * a quote made by sprintf. */
+	g_string_append_c(q, '(');
+	for (gsize i = 0; parts[i]; i++)
+		g_string_append_printf(q, "%s'%s'", i ? " . sprintf('%c', 39) . " : "",
+				       parts[i]);
+	g_string_append_c(q, ')');
 	return g_string_free(q, FALSE);
 }
 

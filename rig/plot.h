@@ -13,10 +13,12 @@
 G_BEGIN_DECLS
 
 /*
- * s as a gnuplot single-quoted string literal: 'it''s'. Inside single
- * quotes gnuplot interprets nothing (no backslash escapes, no `command`
- * substitution, no @macros), and a doubled quote is a quote, so any string
- * without a NUL round-trips exactly.
+ * s as a gnuplot string expression: 'text' in single quotes, inside which
+ * gnuplot interprets nothing (no backslash escapes, no `command`
+ * substitution, no @macros), with any single quote of s joined in by
+ * sprintf: ('it' . sprintf('%c', 39) . 's'). Any string without a NUL
+ * round-trips exactly. (gnuplot's own escape, a doubled quote, fails next
+ * to another quote, and a "'" upsets its @macro expansion.)
  */
 char *irqstorm_gnuplot_quote(const char *s);
 

@@ -22,7 +22,8 @@ static const char *const stale_outputs[] = {
 	"histogram.txt", "histogram-ch0.txt", "histogram-ch1.txt",
 	"histogram-ch2.txt", "histogram-ch3.txt", "summary.json", "records.csv",
 	"console.log", "qemu.log", "qemu-cmdline.txt", "scenario.ini",
-	"histogram.png", "histogram.svg",
+	"histogram.png", "histogram.svg", "percentiles.png", "percentiles.svg",
+	"timeline.png", "timeline.svg", "breakdown.png", "breakdown.svg",
 };
 
 IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
@@ -31,6 +32,7 @@ IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
 
 	res->set = set;
 	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
+	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
 	return res;
 }
 
@@ -46,6 +48,7 @@ void irqstorm_results_free(IrqstormResults *res)
 	if (res->guest)
 		g_hash_table_unref(res->guest);
 	g_ptr_array_unref(res->failed_checks);
+	g_array_unref(res->limits);
 	g_free(res);
 }
 
@@ -114,12 +117,36 @@ GHashTable *irqstorm_parse_result_line(const char *text)
 	return kv;
 }
 
+/* The time stamp of the last kernel log line ("[   2.621317] ..."), in
+ * seconds of the guest's clock: its uptime at poweroff. -1 when none. */
+double irqstorm_last_printk_time(const char *text)
+{
+	const char *p = text;
+	double last = -1;
+
+	while ((p = strchr(p, '['))) {
+		char *end = NULL;
+		double t;
+
+		if (p == text || p[-1] == '\n') {
+			t = g_ascii_strtod(p + 1, &end);
+			if (end && end != p + 1 && *end == ']' && t >= 0)
+				last = t;
+		}
+		p++;
+	}
+	return last;
+}
+
 void irqstorm_results_read_console(IrqstormResults *res, const char *path)
 {
 	g_autofree char *text = NULL;
 
-	if (path && g_file_get_contents(path, &text, NULL, NULL))
+	res->guest_uptime_s = -1;
+	if (path && g_file_get_contents(path, &text, NULL, NULL)) {
 		res->guest = irqstorm_parse_result_line(text);
+		res->guest_uptime_s = irqstorm_last_printk_time(text);
+	}
 }
 
 static const char *guest_value(const IrqstormResults *res, const char *key)
@@ -239,6 +266,48 @@ static void run_checks(IrqstormResults *res)
 	}
 }
 
+/* Each scenario threshold against the all-channel stage it bounds;
+ * TRUE if any was exceeded. */
+static gboolean check_thresholds(IrqstormResults *res)
+{
+	const GArray *ts = res->set->scenario->thresholds;
+	gboolean any = FALSE;
+
+	for (guint i = 0; i < ts->len; i++) {
+		IrqstormLimitResult r = {
+			.threshold = &g_array_index(ts, IrqstormThreshold, i),
+		};
+		IrqstormStage st;
+		const IrqstormHist *h;
+
+		if (!irqstorm_stage_from_name(r.threshold->stage, &st))
+			continue;	/* the parser admits stage names only */
+		h = res->data->all.hist[st];
+		r.measured = irqstorm_hist_count(h) > 0;
+		if (r.measured) {
+			switch (r.threshold->stat) {
+			case IRQSTORM_LIMIT_MAX:
+				r.value_ns = irqstorm_hist_max(h);
+				break;
+			case IRQSTORM_LIMIT_P99:
+				r.value_ns = irqstorm_hist_percentile(h, 99.0);
+				break;
+			case IRQSTORM_LIMIT_P99_9:
+				r.value_ns = irqstorm_hist_percentile(h, 99.9);
+				break;
+			case IRQSTORM_LIMIT_AVG:
+			case IRQSTORM_LIMIT_COUNT:
+				r.value_ns = (guint64)irqstorm_hist_avg(h);
+				break;
+			}
+			r.exceeded = r.value_ns > r.threshold->limit_ns;
+		}
+		any |= r.exceeded;
+		g_array_append_val(res->limits, r);
+	}
+	return any;
+}
+
 /* ---- summary.json ----------------------------------------------------- */
 
 static void add_u64(JsonBuilder *b, const char *name, guint64 v)
@@ -254,6 +323,30 @@ static void add_str(JsonBuilder *b, const char *name, const char *v)
 		json_builder_add_string_value(b, v);
 	else
 		json_builder_add_null_value(b);
+}
+
+static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
+{
+	json_builder_set_member_name(b, "thresholds");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < res->limits->len; i++) {
+		const IrqstormLimitResult *r = &g_array_index(res->limits,
+							      IrqstormLimitResult, i);
+
+		json_builder_begin_object(b);
+		add_str(b, "stage", r->threshold->stage);
+		add_str(b, "stat", irqstorm_limit_stat_name(r->threshold->stat));
+		add_u64(b, "limit_ns", r->threshold->limit_ns);
+		json_builder_set_member_name(b, "value_ns");
+		if (r->measured)
+			json_builder_add_int_value(b, r->value_ns);
+		else
+			json_builder_add_null_value(b);
+		json_builder_set_member_name(b, "exceeded");
+		json_builder_add_boolean_value(b, r->exceeded);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
 }
 
 /* An identity file (key=value lines from the build scripts) as an object. */
@@ -479,6 +572,7 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	for (guint i = 0; i < res->failed_checks->len; i++)
 		json_builder_add_string_value(b, res->failed_checks->pdata[i]);
 	json_builder_end_array(b);
+	add_thresholds(b, res);
 	add_sysinfo(b, sc);
 	add_u64(b, "resolution_in_ns", 1);
 	add_str(b, "time_base", "QEMU_CLOCK_VIRTUAL");
@@ -492,6 +586,11 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	json_builder_add_double_value(b, res->data && res->data->last_raise_ns ?
 		(res->data->last_raise_ns - res->data->first_raise_ns) / 1e9 : 0.0);
 	add_str(b, "irq_mode", guest_value(res, "irq_mode"));
+	json_builder_set_member_name(b, "guest_uptime_seconds");
+	if (res->guest_uptime_s >= 0)
+		json_builder_add_double_value(b, res->guest_uptime_s);
+	else
+		json_builder_add_null_value(b);
 
 	json_builder_set_member_name(b, "counts");
 	json_builder_begin_object(b);
@@ -545,8 +644,12 @@ int irqstorm_results_finish(IrqstormResults *res, GError **error)
 	res->complete = !res->incomplete_reason;
 	if (res->complete)
 		run_checks(res);
-	code = res->complete && !res->failed_checks->len ?
-	       IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
+	if (!res->complete || res->failed_checks->len)
+		code = IRQSTORM_EXIT_ERROR;
+	else if (check_thresholds(res))
+		code = IRQSTORM_EXIT_THRESHOLD;
+	else
+		code = IRQSTORM_EXIT_PASSED;
 
 	if (res->data && !write_histfiles(res, error))
 		return IRQSTORM_EXIT_ERROR;
@@ -632,5 +735,18 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 		fprintf(out, "  spin timeouts per channel: %s\n", s);
 	for (guint i = 0; i < res->failed_checks->len; i++)
 		fprintf(out, "  CHECK FAILED: %s\n", (char *)res->failed_checks->pdata[i]);
+	for (guint i = 0; i < res->limits->len; i++) {
+		const IrqstormLimitResult *r = &g_array_index(res->limits,
+							      IrqstormLimitResult, i);
+
+		fprintf(out, "  threshold %s %s <= %.3f us: ", r->threshold->stage,
+			irqstorm_limit_stat_name(r->threshold->stat),
+			r->threshold->limit_ns / 1e3);
+		if (!r->measured)
+			fprintf(out, "no samples\n");
+		else
+			fprintf(out, "%.3f us, %s\n", r->value_ns / 1e3,
+				r->exceeded ? "EXCEEDED" : "met");
+	}
 	fprintf(out, "  results: %s/\n", res->set->out_dir);
 }

@@ -18,6 +18,14 @@ typedef struct {
 	guint64 pio_reads, ready_polls;
 } IrqstormDeviceCounters;
 
+/* A scenario threshold against what was measured. */
+typedef struct {
+	const IrqstormThreshold *threshold;
+	gboolean measured;		/* the stage had samples */
+	guint64 value_ns;
+	gboolean exceeded;
+} IrqstormLimitResult;
+
 typedef struct {
 	const IrqstormRunSettings *set;
 	IrqstormCollected *data;	/* NULL if collection never started */
@@ -33,12 +41,14 @@ typedef struct {
 	char *shutdown_reason;		/* QMP SHUTDOWN "reason" */
 	char *stop_reason;		/* what ended the run otherwise */
 	GHashTable *guest;		/* the IRQSTORM-RESULT line's key=value */
+	double guest_uptime_s;		/* last kernel log time stamp, or -1 */
 	double wall_seconds;
 
 	/* filled by irqstorm_results_finish() */
 	gboolean complete;
 	char *incomplete_reason;
 	GPtrArray *failed_checks;	/* of char *, human-readable */
+	GArray *limits;			/* of IrqstormLimitResult, one per threshold */
 } IrqstormResults;
 
 IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set);
@@ -48,6 +58,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormResults, irqstorm_results_free)
 gboolean irqstorm_results_begin(IrqstormResults *res, GError **error);
 void irqstorm_results_read_console(IrqstormResults *res, const char *path);
 GHashTable *irqstorm_parse_result_line(const char *console_text);
+double irqstorm_last_printk_time(const char *console_text);
 int irqstorm_results_finish(IrqstormResults *res, GError **error);
 void irqstorm_results_print(const IrqstormResults *res, FILE *out);
 

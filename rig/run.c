@@ -47,6 +47,7 @@ typedef struct {
 	gint64 start_us;
 	gint64 deadline_us;
 	gint64 last_progress_us;
+	guint64 last_progress_records;
 	gboolean tty;
 	gboolean guest_shutdown;	/* SHUTDOWN event seen */
 	char *shutdown_reason;		/* its "reason" */
@@ -179,22 +180,36 @@ static void loop_stop(RunLoop *rl, const char *reason)
 	g_main_loop_quit(rl->loop);
 }
 
-/* A live line on a terminal, a plain line every 5 s otherwise. */
+/*
+ * A live line on a terminal, a plain line every 5 s otherwise: virtual time
+ * of the storm so far out of its duration, wall time, interrupt records per
+ * wall second, lost records, the worst done and probe latencies so far.
+ */
 static void print_progress(RunLoop *rl, gint64 now)
 {
 	const IrqstormCollected *d = irqstorm_collector_peek(rl->collector);
 	guint64 n = __atomic_load_n(&d->progress_records, __ATOMIC_RELAXED);
-	guint64 max = __atomic_load_n(&d->progress_max_done_ns, __ATOMIC_RELAXED);
-	double wall = (now - rl->start_us) / 1e6;
+	guint64 done = __atomic_load_n(&d->progress_max_done_ns, __ATOMIC_RELAXED);
+	guint64 probe = __atomic_load_n(&d->progress_max_probe_ns, __ATOMIC_RELAXED);
+	guint64 vns = __atomic_load_n(&d->progress_virtual_ns, __ATOMIC_RELAXED);
+	guint64 lost = __atomic_load_n(&d->progress_lost, __ATOMIC_RELAXED);
+	double since = (now - rl->last_progress_us) / 1e6;
+	double rate = rl->last_progress_us && since > 0 ?
+		      (n - rl->last_progress_records) / since : 0;
 
 	if (rl->set->quiet)
 		return;
 	if (!rl->tty && now - rl->last_progress_us < 5 * G_USEC_PER_SEC)
 		return;
+	fprintf(stderr, "%s[virtual %.2f/%.2f s, wall %.1f s] %" G_GUINT64_FORMAT
+		" records (%.0f/s), %" G_GUINT64_FORMAT " lost, max done %.1f us",
+		rl->tty ? "\r" : "", vns / 1e9, rl->set->scenario->duration_ms / 1e3,
+		(now - rl->start_us) / 1e6, n, rate, lost, done / 1e3);
+	if (probe)
+		fprintf(stderr, ", probe %.1f us", probe / 1e3);
+	fputs(rl->tty ? "   " : "\n", stderr);
 	rl->last_progress_us = now;
-	fprintf(stderr, "%s[%6.1f s wall] %" G_GUINT64_FORMAT " records, "
-		"max done %.1f us%s", rl->tty ? "\r" : "", wall, n, max / 1000.0,
-		rl->tty ? "   " : "\n");
+	rl->last_progress_records = n;
 }
 
 /* If QEMU has exited, end the loop saying how; TRUE if it had. */
@@ -399,7 +414,8 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 	*log = irqstorm_log_open(p->log_path, error);
 	if (!*log)
 		return FALSE;
-	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins, csv);
+	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins,
+						 sc->warmup_ms * 1000000, csv);
 	r = irqstorm_qmp_execute(rl->qmp, "cont", NULL, QMP_COMMAND_MS, error);
 	if (!r)
 		return FALSE;

@@ -6,6 +6,8 @@
  */
 #include "scenario.h"
 
+#include "stages.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -44,6 +46,13 @@ static const char *const threading_names[] = {
 static const char *const work_names[] = { "none", "pio", "spin", NULL };
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
+/* Key suffixes of [thresholds], longest first where one ends another. */
+static const char *const stat_names[IRQSTORM_LIMIT_COUNT] = {
+	[IRQSTORM_LIMIT_MAX] = "max",
+	[IRQSTORM_LIMIT_P99] = "p99",
+	[IRQSTORM_LIMIT_P99_9] = "p99_9",
+	[IRQSTORM_LIMIT_AVG] = "avg",
+};
 
 #define OFF(f) offsetof(IrqstormScenario, f)
 #define CH(f) offsetof(IrqstormChannelSpec, f)
@@ -80,6 +89,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "i8042_channel", KEY_OPT_INT, OFF(i8042_channel), 0, NCH - 1, NULL },
 	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
+	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
 	{ "run", "bin_ns", KEY_UINT64, OFF(bin_ns), 1, 1000000000, NULL },
 	{ "run", "bins", KEY_UINT, OFF(bins), 10, 10000000, NULL },
@@ -117,6 +127,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->probe_period_us = 1000;
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
+	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
 	sc->duration_ms = 1000;
 	sc->timeout_s = 300;
 	sc->bin_ns = 1000;
@@ -154,7 +165,7 @@ static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
 
 static gboolean known_group(const char *group)
 {
-	if (channel_of_group(group) >= 0)
+	if (channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds"))
 		return TRUE;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
 		if (!g_strcmp0(keys[i].group, group) && g_strcmp0(group, "channel"))
@@ -426,6 +437,10 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 	if (!active)
 		return conflict(error, "%s: every channel has pattern = off: nothing "
 				"would storm", where);
+	if (sc->warmup_ms >= sc->duration_ms)
+		return conflict(error, "%s: [run] warmup (%.3f s) must be shorter than "
+				"duration (%.3f s)", where, sc->warmup_ms / 1e3,
+				sc->duration_ms / 1e3);
 	for (guint n = 0; n < NCH; n++)
 		if (!channel_check(sc, n, where, error))
 			return FALSE;
@@ -435,6 +450,54 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 	if (sc->probe && sc->probe_cpu >= sc->cpus)
 		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
 				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
+	return TRUE;
+}
+
+/* A [thresholds] key "<stage>_<stat>_us = limit": add or replace it. */
+static gboolean apply_threshold(IrqstormScenario *sc, const char *key,
+				const char *value, const char *where, GError **error)
+{
+	static const KeyDesc limit = { "thresholds", "", KEY_MICROS, 0, 0,
+				       G_MAXUINT64 / 2, NULL };
+	g_autofree char *name = NULL;
+	IrqstormThreshold t = { 0 };
+	IrqstormStage st;
+	int stat = -1;
+
+	if (g_str_has_suffix(key, "_us")) {
+		name = g_strndup(key, strlen(key) - 3);
+		/* p99_9 before p99: the longer suffix wins. */
+		for (int i = IRQSTORM_LIMIT_COUNT - 1; i >= 0 && stat < 0; i--) {
+			g_autofree char *suffix = g_strconcat("_", stat_names[i], NULL);
+
+			if (g_str_has_suffix(name, suffix)) {
+				stat = i;
+				name[strlen(name) - strlen(suffix)] = '\0';
+			}
+		}
+	}
+	if (stat < 0 || !irqstorm_stage_from_name(name, &st)) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
+			    "%s: [thresholds] unknown key '%s' (expected STAGE_STAT_us: "
+			    "STAGE hardirq, thread, done, handler or probe; STAT max, "
+			    "p99, p99_9 or avg; e.g. done_max_us)", where, key);
+		return FALSE;
+	}
+	if (!apply_key(&t.limit_ns, "thresholds", &(KeyDesc) { .key = key,
+		       .type = limit.type, .max = limit.max }, value, where, error))
+		return FALSE;
+	t.stage = g_strdup(name);
+	t.stat = stat;
+	for (guint i = 0; i < sc->thresholds->len; i++) {
+		IrqstormThreshold *old = &g_array_index(sc->thresholds, IrqstormThreshold, i);
+
+		if (!g_strcmp0(old->stage, t.stage) && old->stat == t.stat) {
+			g_free(old->stage);
+			*old = t;
+			return TRUE;
+		}
+	}
+	g_array_append_val(sc->thresholds, t);
 	return TRUE;
 }
 
@@ -452,7 +515,7 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			g_set_error(error, IRQSTORM_SCENARIO_ERROR,
 				    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
 				    "%s: unknown group [%s] (known: machine, kernel, "
-				    "channel0..channel%u, guest, run)", where,
+				    "channel0..channel%u, guest, run, thresholds)", where,
 				    groups[g], NCH - 1);
 			return FALSE;
 		}
@@ -465,6 +528,13 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			const KeyDesc *k = find_key(sc, groups[g], names[i], &base);
 			g_autofree char *value = NULL;
 
+			if (!g_strcmp0(groups[g], "thresholds")) {
+				value = g_key_file_get_string(kf, groups[g], names[i], error);
+				if (!value || !apply_threshold(sc, names[i], g_strstrip(value),
+							       where, error))
+					return FALSE;
+				continue;
+			}
 			if (!k) {
 				g_set_error(error, IRQSTORM_SCENARIO_ERROR,
 					    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
@@ -518,9 +588,9 @@ IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error)
 	return irqstorm_scenario_load_data(path, data, error);
 }
 
-/* Apply a command-line override "group.key=value", then recheck the whole. */
-gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
-			       GError **error)
+/* Apply one override "group.key=value", without the cross-key checks. */
+static gboolean set_one(IrqstormScenario *sc, const char *assignment,
+			GError **error)
 {
 	const char *eq = strchr(assignment, '=');
 	const char *dot = eq ? memchr(assignment, '.', eq - assignment) : NULL;
@@ -537,14 +607,33 @@ gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 	}
 	group = g_strndup(assignment, dot - assignment);
 	key = g_strndup(dot + 1, eq - dot - 1);
+	if (!g_strcmp0(group, "thresholds"))
+		return apply_threshold(sc, key, eq + 1, "--set", error);
 	k = find_key(sc, group, key, &base);
 	if (!k) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
 			    "--set: unknown key [%s] %s", group, key);
 		return FALSE;
 	}
-	return apply_key(base, group, k, eq + 1, "--set", error) &&
-	       scenario_check(sc, "--set", error);
+	return apply_key(base, group, k, eq + 1, "--set", error);
+}
+
+/* Apply a command-line override "group.key=value", then recheck the whole. */
+gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
+			       GError **error)
+{
+	return set_one(sc, assignment, error) && scenario_check(sc, "--set", error);
+}
+
+/* Apply several overrides in order, then check the result once: a set of
+ * changes may pass through combinations that are invalid on their own. */
+gboolean irqstorm_scenario_set_all(IrqstormScenario *sc,
+				   const char *const *assignments, GError **error)
+{
+	for (gsize i = 0; assignments && assignments[i]; i++)
+		if (!set_one(sc, assignments[i], error))
+			return FALSE;
+	return scenario_check(sc, "--set", error);
 }
 
 /* Append one group's keys, as the parser reads them back. */
@@ -578,6 +667,14 @@ char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
 	}
 	for (gsize i = 0; i < G_N_ELEMENTS(tail_groups); i++)
 		append_group(out, tail_groups[i], tail_groups[i], sc);
+	g_string_append(out, "\n[thresholds]\n");
+	for (guint i = 0; i < sc->thresholds->len; i++) {
+		const IrqstormThreshold *t = &g_array_index(sc->thresholds,
+							    IrqstormThreshold, i);
+
+		g_string_append_printf(out, "%s_%s_us = %.3f\n", t->stage,
+				       stat_names[t->stat], t->limit_ns / 1e3);
+	}
 	return g_string_free(out, FALSE);
 }
 
@@ -588,6 +685,10 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->path);
 	g_free(sc->flavour);
 	g_free(sc->cmdline);
+	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)
+		g_free(g_array_index(sc->thresholds, IrqstormThreshold, i).stage);
+	if (sc->thresholds)
+		g_array_unref(sc->thresholds);
 	g_free(sc);
 }
 
@@ -625,4 +726,9 @@ const char *irqstorm_irq_mode_name(IrqstormIrqMode m)
 const char *irqstorm_accel_name(IrqstormAccel a)
 {
 	return accel_names[a];
+}
+
+const char *irqstorm_limit_stat_name(IrqstormLimitStat s)
+{
+	return stat_names[s];
 }

@@ -57,6 +57,22 @@ typedef enum {
 	IRQSTORM_IRQS_MSIX,
 } IrqstormIrqMode;
 
+/* The statistics a threshold may bound. */
+typedef enum {
+	IRQSTORM_LIMIT_MAX,
+	IRQSTORM_LIMIT_P99,
+	IRQSTORM_LIMIT_P99_9,
+	IRQSTORM_LIMIT_AVG,
+	IRQSTORM_LIMIT_COUNT,	/* not a statistic */
+} IrqstormLimitStat;
+
+/* [thresholds] <stage>_<stat>_us = limit: exceeding it makes exit status 2. */
+typedef struct {
+	char *stage;		/* a stage name: hardirq, thread, done, ... */
+	IrqstormLimitStat stat;
+	guint64 limit_ns;
+} IrqstormThreshold;
+
 #define IRQSTORM_ICOUNT_OFF (-1)
 #define IRQSTORM_NONE (-1)	/* an unset optional integer */
 
@@ -105,8 +121,12 @@ typedef struct {
 	int i8042_channel;		/* run the i8042 region on it, or NONE */
 	guint i8042_timeout_us;
 
+	/* [thresholds] */
+	GArray *thresholds;		/* of IrqstormThreshold */
+
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */
+	guint64 warmup_ms;		/* first records left out of the stages */
 	guint timeout_s;		/* wall-clock bound for the whole run */
 	guint64 bin_ns;			/* histogram bin width */
 	guint bins;			/* histogram bins before overflow */
@@ -119,6 +139,8 @@ IrqstormScenario *irqstorm_scenario_load_data(const char *name,
 					      GError **error);
 gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error);
+gboolean irqstorm_scenario_set_all(IrqstormScenario *sc,
+				   const char *const *assignments, GError **error);
 void irqstorm_scenario_free(IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
 
@@ -128,6 +150,7 @@ const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
+const char *irqstorm_limit_stat_name(IrqstormLimitStat s);
 char *irqstorm_scenario_to_ini(const IrqstormScenario *sc);
 
 #endif /* IRQSTORM_SCENARIO_H */

@@ -15,7 +15,6 @@ status=0
 build/rig/irqstorm run "$SCENARIO" --out "results/$name" || status=$?
 # Plot whatever was collected, even from an incomplete run.
 if [ -f "results/$name/histogram.txt" ]; then
-	png=$(build/rig/irqstorm plot "results/$name")
-	echo "plot: $IRQSTORM_TOP/$png"
+	build/rig/irqstorm plot "results/$name" | sed "s|^|plot: $IRQSTORM_TOP/|"
 fi
 exit "$status"

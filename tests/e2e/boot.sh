@@ -3,14 +3,18 @@
 # End to end: boot the real guest kernel in QEMU (TCG, icount, one vCPU)
 # through `irqstorm run`, then check the three witnesses agree exactly:
 # the guest's handled count, the device's counters, the records the host
-# read from shared memory; nothing lost; the storm as long as asked.
+# read from shared memory; nothing lost; the storm as long as asked; and
+# whether channel 0 has an IRQ thread, at the priority asked for.
 #
-#   boot.sh IRQSTORM SCENARIO [--set k=v ...]
+#   boot.sh IRQSTORM SCENARIO THREAD [--set k=v ...]
+#     THREAD: "none", or the SCHED_FIFO priority channel 0's IRQ thread
+#     must have (the run sets it with channel0.thread_prio).
 set -euo pipefail
 
 irqstorm=$1
 scenario=$2
-shift 2
+thread=$3
+shift 3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -23,7 +27,10 @@ fail() {
 	exit 1
 }
 
-"$irqstorm" run "$scenario" --out "$out/run" "$@" || fail "irqstorm run exited with $?"
+prio=()
+[ "$thread" = none ] || prio=(--set "channel0.thread_prio=$thread")
+"$irqstorm" run "$scenario" --out "$out/run" "${prio[@]}" "$@" ||
+	fail "irqstorm run exited with $?"
 [ ! -e "$out/run/INCOMPLETE" ] || fail "result directory marked INCOMPLETE"
 s=$out/run/summary.json
 q() { jq -e "$1" "$s" >/dev/null || fail "summary.json: $1 ($(jq -c "$2" "$s"))"; }
@@ -43,6 +50,13 @@ q '.counts.host.done_records == .counts.device.handled' '[.counts.host.done_reco
 q '.counts.host.lost == 0 and .counts.device.lost == 0' '[.counts.host.lost, .counts.device.lost]'
 q '.stages.done.cycles == .counts.device.handled' '.stages.done.cycles'
 q '.stages.done.min > 0' '.stages.done'
+# An IRQ thread exactly where one is expected, with the policy (1: FIFO)
+# and priority asked for.
+if [ "$thread" = none ]; then
+	q '.counts.guest.thread_pid[0] == 0' '.counts.guest'
+else
+	q ".counts.guest.thread_pid[0] > 0 and (.counts.guest.thread_sched | split(\",\") | .[0]) == \"1:$thread\"" '.counts.guest'
+fi
 # The histfile's done column adds up to the same count (plus overflows).
 total=$(awk '!/^#/ { t += $4 } END { print t + 0 }' "$out/run/histogram.txt")
 over=$(jq '.stages.done.overflows' "$s")

@@ -129,6 +129,11 @@ static void test_errors(void)
 		{ "[guest]\ni8042_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "not an active channel" },
 		{ "[guest]\nirq_mode = legacy\n", IRQSTORM_SCENARIO_ERROR_VALUE, "msix" },
+		{ "[thresholds]\ndone_max = 5\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "STAGE_STAT_us" },
+		{ "[thresholds]\nwake_max_us = 5\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "'wake_max_us'" },
+		{ "[thresholds]\ndone_p50_us = 5\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "p99_9" },
+		{ "[thresholds]\ndone_max_us = -1\n", IRQSTORM_SCENARIO_ERROR_VALUE, "done_max_us" },
+		{ "[run]\nduration = 1\nwarmup = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "warmup" },
 		{ "[run]\nduration = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nduration = 0.0001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nlog_mb = 3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "power of two" },
@@ -269,6 +274,35 @@ static void test_guest_conf(void)
 	g_assert_nonnull(strstr(conf, "\nprobe=off\n"));
 }
 
+/* Thresholds: stage, statistic and limit from the key, round trip, --set. */
+static void test_thresholds(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("[thresholds]\ndone_max_us = 120\n"
+					      "probe_p99_9_us = 50.5\nhardirq_p99_us = 8\n",
+					      &err);
+	g_autoptr(IrqstormScenario) back = NULL;
+	g_autofree char *ini = NULL;
+	const IrqstormThreshold *t;
+
+	g_assert_no_error(err);
+	g_assert_cmpuint(sc->thresholds->len, ==, 3);
+	t = &g_array_index(sc->thresholds, IrqstormThreshold, 1);
+	g_assert_cmpstr(t->stage, ==, "probe");
+	g_assert_cmpint(t->stat, ==, IRQSTORM_LIMIT_P99_9);
+	g_assert_cmpuint(t->limit_ns, ==, 50500);
+	g_assert_true(irqstorm_scenario_set(sc, "thresholds.done_max_us=99", &err));
+	g_assert_cmpuint(sc->thresholds->len, ==, 3);
+	g_assert_cmpuint(g_array_index(sc->thresholds, IrqstormThreshold, 0).limit_ns,
+			 ==, 99000);
+	ini = irqstorm_scenario_to_ini(sc);
+	back = load(ini, &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(back->thresholds->len, ==, 3);
+	g_assert_cmpuint(g_array_index(back->thresholds, IrqstormThreshold, 2).limit_ns,
+			 ==, 8000);
+}
+
 static void test_result_line(void)
 {
 	g_autoptr(GHashTable) kv = irqstorm_parse_result_line(
@@ -281,6 +315,9 @@ static void test_result_line(void)
 	g_assert_cmpstr(g_hash_table_lookup(kv, "handled"), ==, "42");
 	g_assert_cmpstr(g_hash_table_lookup(kv, "mode"), ==, "threaded");
 	g_assert_null(none);
+	g_assert_cmpfloat(irqstorm_last_printk_time("[    0.5] a\n[   2.621317] reboot: Power down\nx [9.0]\n"),
+			  ==, 2.621317);
+	g_assert_cmpfloat(irqstorm_last_printk_time("no stamps\n[x]\n"), ==, -1);
 }
 
 int main(int argc, char **argv)
@@ -294,6 +331,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/round-trip", test_round_trip);
 	g_test_add_func("/machine/argv", test_argv);
 	g_test_add_func("/machine/guest-conf", test_guest_conf);
+	g_test_add_func("/scenario/thresholds", test_thresholds);
 	g_test_add_func("/results/result-line", test_result_line);
 	return g_test_run();
 }

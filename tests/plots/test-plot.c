@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm plot: gnuplot quoting (checked against gnuplot itself), then the
+ * command ($IRQSTORM_BIN) on copies of fixture/ (a real run of the default
+ * scenario, threaded: summary.json as written; histogram.txt cut to its
+ * first 200 bins, which hold every sample; records.csv cut to 299 records):
+ * every figure in every format, several runs, names that try to inject
+ * gnuplot commands, missing gnuplot, missing inputs.
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "plot.h"
+#include "../rig/testutil.h"
+
+/* ---- quoting ------------------------------------------------------------- */
+
+static const char *const nasty[] = {
+	"plain",
+	"it's",
+	"q\"uote",
+	"back\\slash\\n",
+	"`touch PWNED-backquote`",
+	"$(touch PWNED-dollar) $HOME",
+	"@macro @@",
+	"semi; print 'x'; system('touch PWNED-system')",
+	"it's @macro `touch PWNED-after-quote` $HOME",
+	"line\nbreak",
+	"''",
+	"'''x''",
+	"'",
+	"",
+	"tab\tcr\r\x01",
+	"utf-8: \xc2\xb5s \xe2\x86\x92",
+};
+
+static void test_quote(void)
+{
+	g_autofree char *a = irqstorm_gnuplot_quote("it's");
+	g_autofree char *b = irqstorm_gnuplot_quote("");
+	g_autofree char *c = irqstorm_gnuplot_quote("a\"b\\c`d`");
+	g_autofree char *d = irqstorm_gnuplot_quote("''");
+
+	g_assert_cmpstr(a, ==, "('it' . sprintf('%c', 39) . 's')");
+	g_assert_cmpstr(b, ==, "''");
+	g_assert_cmpstr(c, ==, "'a\"b\\c`d`'");
+	g_assert_cmpstr(d, ==, "('' . sprintf('%c', 39) . '' . sprintf('%c', 39) . '')");
+}
+
+/* gnuplot reads every quoted string back exactly, and runs nothing. */
+static void test_quote_gnuplot(void)
+{
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+
+	g_assert_nonnull(gnuplot);
+	for (gsize i = 0; i < G_N_ELEMENTS(nasty); i++) {
+		g_autofree char *q = irqstorm_gnuplot_quote(nasty[i]);
+		g_autofree char *cmd = g_strdup_printf("s = %s; print s", q);
+		const char *argv[] = { gnuplot, "-e", cmd, NULL };
+		g_autofree char *err = NULL;
+		g_autofree char *expected = g_strconcat(nasty[i], "\n", NULL);
+		g_autoptr(GError) error = NULL;
+		int status;
+
+		/* gnuplot's print writes to stderr. */
+		g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+			     NULL, NULL, NULL, &err, &status, &error);
+		g_assert_no_error(error);
+		g_assert_true(g_spawn_check_wait_status(status, NULL));
+		g_assert_cmpstr(err, ==, expected);
+	}
+	{
+		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+
+		g_assert_null(g_dir_read_name(d));	/* no PWNED-* */
+	}
+	tu_rmtree(dir);
+}
+
+static void test_paths(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "/abs/x", "/abs/x" },
+		{ "./rel", "./rel" },
+		{ "rel/x", "./rel/x" },
+		{ "<cmd", "./<cmd" },
+		{ "|cmd", "./|cmd" },
+		{ "-", "./-" },
+		{ "$data", "./$data" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *p = irqstorm_gnuplot_path(cases[i].in);
+
+		g_assert_cmpstr(p, ==, cases[i].out);
+	}
+	{
+		g_autofree char *s = irqstorm_plot_safe_name("a b/c.d-e_f\"");
+
+		g_assert_cmpstr(s, ==, "a_b_c.d-e_f_");
+	}
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+typedef struct {
+	char *root;
+	char *run;		/* a copy of the fixture */
+} Fixture;
+
+static const char *fixture_dir(void)
+{
+	const char *d = g_getenv("IRQSTORM_PLOT_FIXTURE");
+
+	if (!d || !*d)
+		g_error("IRQSTORM_PLOT_FIXTURE is not set (run the tests with meson test)");
+	return d;
+}
+
+static void fixture_setup(Fixture *f, gconstpointer data)
+{
+	f->root = tu_make_dir();
+	f->run = g_build_filename(f->root, "run", NULL);
+	tu_copy_dir(fixture_dir(), f->run);
+}
+
+static void fixture_teardown(Fixture *f, gconstpointer data)
+{
+	tu_rmtree(f->root);
+	g_free(f->root);
+	g_free(f->run);
+}
+
+/* path exists, is not empty, and starts like a PNG or an SVG. */
+static void assert_figure(const char *path)
+{
+	g_autofree char *text = NULL;
+	gsize len = 0;
+
+	if (!g_file_get_contents(path, &text, &len, NULL))
+		g_error("%s: missing", path);
+	g_assert_cmpuint(len, >, 1000);
+	if (g_str_has_suffix(path, ".png"))
+		g_assert_true(len > 8 && !memcmp(text, "\x89PNG\r\n\x1a\n", 8));
+	else
+		g_assert_nonnull(g_strstr_len(text, MIN(len, 400), "<svg"));
+}
+
+static void assert_no_partials(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	g_assert_nonnull(d);
+	while ((name = g_dir_read_name(d)))
+		g_assert_false(g_str_has_suffix(name, ".partial"));
+}
+
+static const char *const per_run[] = { "histogram", "percentiles", "timeline", "breakdown" };
+
+/* One DIR: its four figures into it, the paths printed, histogram first. */
+static void test_one(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "plot", f->run, NULL };
+	g_autofree char *out = NULL, *err = NULL;
+	g_autoptr(GString) expected = g_string_new(NULL);
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, &err), ==, 0);
+	for (gsize i = 0; i < G_N_ELEMENTS(per_run); i++) {
+		g_autofree char *p = g_strdup_printf("%s/%s.png", f->run, per_run[i]);
+		g_autofree char *svg = g_strdup_printf("%s/%s.svg", f->run, per_run[i]);
+
+		assert_figure(p);
+		g_assert_false(g_file_test(svg, G_FILE_TEST_EXISTS));
+		g_string_append_printf(expected, "%s\n", p);
+	}
+	g_assert_cmpstr(out, ==, expected->str);
+	g_assert_cmpstr(err, ==, "");
+	assert_no_partials(f->run);
+}
+
+/* --format both --out: eight figures there, nothing in the run's DIR. */
+static void test_one_out_both(Fixture *f, gconstpointer data)
+{
+	g_autofree char *dest = g_build_filename(f->root, "figs", "deeper", NULL);
+	const char *const args[] = { "plot", f->run, "--out", dest, "--format", "both", NULL };
+	g_autofree char *out = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
+	g_assert_cmpuint(tu_count(out, "\n"), ==, 8);
+	for (gsize i = 0; i < G_N_ELEMENTS(per_run); i++) {
+		g_autofree char *png = g_strdup_printf("%s/%s.png", dest, per_run[i]);
+		g_autofree char *svg = g_strdup_printf("%s/%s.svg", dest, per_run[i]);
+		g_autofree char *in_run = g_strdup_printf("%s/%s.png", f->run, per_run[i]);
+
+		assert_figure(png);
+		assert_figure(svg);
+		g_assert_false(g_file_test(in_run, G_FILE_TEST_EXISTS));
+	}
+	assert_no_partials(dest);
+}
+
+static void test_svg(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+	g_autofree char *svg = g_build_filename(f->run, "percentiles.svg", NULL);
+	g_autofree char *png = g_build_filename(f->run, "percentiles.png", NULL);
+	g_autofree char *text = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	assert_figure(svg);
+	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
+	/* The legend carries each stage's max. */
+	text = tu_slurp(svg);
+	g_assert_nonnull(strstr(text, "thread (4010 events, max 53 us)"));
+}
+
+/*
+ * Several DIRs, named to break out of gnuplot strings and file names: each
+ * gets its own figures, --out the compare-* ones, and nothing is run.
+ */
+static void test_several_nasty(Fixture *f, gconstpointer data)
+{
+	static const char *const names[] = {
+		"q\"uote `touch PWNED1` $(touch PWNED2)",
+		"it's @x \\n; system('touch PWNED3')",
+		"<touch PWNED4",
+		"|touch PWNED5",
+	};
+	g_autofree char *dest = g_build_filename(f->root, "cmp", NULL);
+	g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *out = NULL, *err = NULL;
+	g_autoptr(GDir) d = NULL;
+	const char *name;
+
+	g_ptr_array_add(args, g_strdup("plot"));
+	g_ptr_array_add(args, g_strdup(f->run));
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *dir = g_build_filename(f->root, names[i], NULL);
+
+		tu_copy_dir(fixture_dir(), dir);
+		/* relative names: "<..." and "|..." would reach gnuplot as is */
+		g_ptr_array_add(args, g_strdup(names[i]));
+	}
+	g_ptr_array_add(args, g_strdup("--out"));
+	g_ptr_array_add(args, g_strdup("cmp"));
+	g_ptr_array_add(args, g_strdup("--stage"));
+	g_ptr_array_add(args, g_strdup("done"));
+	g_ptr_array_add(args, g_strdup("--stage"));
+	g_ptr_array_add(args, g_strdup("hardirq"));
+	g_ptr_array_add(args, NULL);
+
+	g_assert_cmpint(tu_run(f->root, (const char *const *)args->pdata, NULL, &out, &err), ==, 0);
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+		for (gsize k = 0; k < 3; k++) {
+			g_autofree char *p = g_strdup_printf("%s/%s/%s.png", f->root, names[i],
+							     per_run[k]);
+
+			assert_figure(p);
+		}
+	}
+	{
+		g_autofree char *b = g_build_filename(dest, "compare-breakdown.png", NULL);
+		g_autofree char *c1 = g_build_filename(dest, "compare-done.png", NULL);
+		g_autofree char *c2 = g_build_filename(dest, "compare-hardirq.png", NULL);
+
+		assert_figure(b);
+		assert_figure(c1);
+		assert_figure(c2);
+		/* Several DIRs: no single-run breakdown in the DIRs. */
+		g_free(b);
+		b = g_build_filename(f->run, "breakdown.png", NULL);
+		g_assert_false(g_file_test(b, G_FILE_TEST_EXISTS));
+	}
+	g_assert_cmpuint(tu_count(out, "\n"), ==, 5 * 3 + 3);
+	d = g_dir_open(f->root, 0, NULL);
+	while ((name = g_dir_read_name(d)))
+		if (g_str_has_prefix(name, "PWNED"))
+			g_error("gnuplot ran a command from a name: %s exists", name);
+	g_assert_null(strstr(err, "PWNED"));
+}
+
+/* An incomplete run is plotted, its titles say so. */
+static void test_incomplete(Fixture *f, gconstpointer data)
+{
+	g_autofree char *marker = g_build_filename(f->run, "INCOMPLETE", NULL);
+	g_autofree char *svg = g_build_filename(f->run, "histogram.svg", NULL);
+	g_autofree char *text = NULL;
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+
+	tu_write(marker, "the guest never powered off\n");
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	text = tu_slurp(svg);
+	g_assert_nonnull(strstr(text, "run [INCOMPLETE]: latency histogram"));
+}
+
+/* Without records.csv (run --no-csv) there is no timeline, and it is fine. */
+static void test_no_csv(Fixture *f, gconstpointer data)
+{
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
+	g_autofree char *timeline = g_build_filename(f->run, "timeline.png", NULL);
+	g_autofree char *hist = g_build_filename(f->run, "histogram.png", NULL);
+	const char *const args[] = { "plot", f->run, NULL };
+	g_autofree char *err = NULL;
+
+	g_assert_cmpint(g_unlink(csv), ==, 0);
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 0);
+	g_assert_nonnull(strstr(err, "no records.csv"));
+	g_assert_false(g_file_test(timeline, G_FILE_TEST_EXISTS));
+	assert_figure(hist);
+}
+
+/* A records.csv without records still gives a (labelled, empty) timeline. */
+static void test_empty_csv(Fixture *f, gconstpointer data)
+{
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
+	g_autofree char *timeline = g_build_filename(f->run, "timeline.png", NULL);
+	const char *const args[] = { "plot", f->run, NULL };
+
+	tu_write(csv, "seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced\n");
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	assert_figure(timeline);
+}
+
+/* Columns are found by name: reordered and extra columns change nothing. */
+static void test_csv_columns(Fixture *f, gconstpointer data)
+{
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
+	g_autofree char *svg = g_build_filename(f->run, "timeline.svg", NULL);
+	g_autofree char *text = NULL;
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+
+	tu_write(csv, "t_done,extra,flags,seq,t_raise\n"
+		      "1000,x,4,1,0\n"
+		      "3000500,y,4,2,3000000\n"
+		      "9000,z,3,3,5000\n");
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	text = tu_slurp(svg);
+	/* Two done records (flags & 4), the slower 0.5 us; the third has no done. */
+	g_assert_nonnull(strstr(text, "done - raise: 2 events, mean 0.75 us, max 1.000 us"));
+}
+
+static void test_no_gnuplot(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "plot", f->run, NULL };
+	const char *const env[] = { "PATH=/nonexistent", NULL };
+	g_autofree char *out = NULL, *err = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, env, &out, &err), ==, 1);
+	g_assert_cmpstr(out, ==, "");
+	g_assert_nonnull(strstr(err, "gnuplot not found: apt-get install gnuplot-nox"));
+}
+
+static void test_errors(Fixture *f, gconstpointer data)
+{
+	g_autofree char *nowhere = g_build_filename(f->root, "nowhere", NULL);
+	g_autofree char *hist = g_build_filename(f->run, "histogram.txt", NULL);
+	g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL, *err4 = NULL;
+
+	{
+		const char *const args[] = { "plot", f->run, nowhere, NULL };
+
+		g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 1);
+		g_assert_nonnull(strstr(err, "nowhere: no such directory"));
+	}
+	{
+		const char *const args[] = { "plot", "--format", "jpeg", f->run, NULL };
+
+		g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err2), ==, 1);
+		g_assert_nonnull(strstr(err2, "--format must be png, svg or both"));
+	}
+	{
+		const char *const args[] = { "plot", "--stage", "done", f->run, NULL };
+
+		g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err3), ==, 1);
+		g_assert_nonnull(strstr(err3, "give several DIRs"));
+	}
+	{
+		const char *const args[] = { "plot", f->run, NULL };
+		g_autofree char *png = g_build_filename(f->run, "histogram.png", NULL);
+
+		g_assert_cmpint(g_unlink(hist), ==, 0);
+		g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err4), ==, 1);
+		g_assert_nonnull(strstr(err4, "histogram.txt: no such file"));
+		g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
+	}
+}
+
+/* gnuplot failing leaves no figure, not even an empty one. */
+static void test_gnuplot_fails(Fixture *f, gconstpointer data)
+{
+	g_autofree char *hist = g_build_filename(f->run, "histogram.txt", NULL);
+	g_autofree char *png = g_build_filename(f->run, "histogram.png", NULL);
+	const char *const args[] = { "plot", f->run, NULL };
+	g_autofree char *err = NULL;
+
+	tu_write(hist, "# Histogram\n# Stages: done\n");
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "gnuplot "));
+	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
+	assert_no_partials(f->run);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/plot/quote", test_quote);
+	g_test_add_func("/plot/quote/gnuplot", test_quote_gnuplot);
+	g_test_add_func("/plot/paths", test_paths);
+#define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+	ADD("/plot/cmd/one", test_one);
+	ADD("/plot/cmd/one-out-both", test_one_out_both);
+	ADD("/plot/cmd/svg", test_svg);
+	ADD("/plot/cmd/several-nasty-names", test_several_nasty);
+	ADD("/plot/cmd/incomplete", test_incomplete);
+	ADD("/plot/cmd/no-csv", test_no_csv);
+	ADD("/plot/cmd/empty-csv", test_empty_csv);
+	ADD("/plot/cmd/csv-columns", test_csv_columns);
+	ADD("/plot/cmd/no-gnuplot", test_no_gnuplot);
+	ADD("/plot/cmd/errors", test_errors);
+	ADD("/plot/cmd/gnuplot-fails", test_gnuplot_fails);
+#undef ADD
+	return g_test_run();
+}
