@@ -43,6 +43,7 @@ static char *device_opts(const IrqstormScenario *sc)
 
 		if (c->pattern == IRQSTORM_PATTERN_OFF)
 			continue;
+		g_string_append_printf(d, ",ch%u-enable=%s", n, c->enable ? "on" : "off");
 		g_string_append_printf(d, ",ch%u-pattern=%s,ch%u-period-ns=%" G_GUINT64_FORMAT
 				       ",ch%u-burst=%u,ch%u-gap-ns=%" G_GUINT64_FORMAT
 				       ",ch%u-seed=%" G_GUINT64_FORMAT ",ch%u-pio-words=%u"

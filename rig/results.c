@@ -33,6 +33,7 @@ IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
 	res->set = set;
 	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
 	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
+	res->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
 	return res;
 }
 
@@ -49,6 +50,9 @@ void irqstorm_results_free(IrqstormResults *res)
 		g_hash_table_unref(res->guest);
 	g_ptr_array_unref(res->failed_checks);
 	g_array_unref(res->limits);
+	for (guint i = 0; i < res->changes->len; i++)
+		g_free(g_array_index(res->changes, IrqstormAppliedChange, i).error);
+	g_array_unref(res->changes);
 	g_free(res);
 }
 
@@ -186,6 +190,18 @@ static char *incomplete_reason(const IrqstormResults *res)
 	if (res->data->error)
 		return g_strdup_printf("reading the shared log failed: %s",
 				       res->data->error->message);
+	for (guint i = 0; i < res->changes->len; i++) {
+		const IrqstormAppliedChange *a = &g_array_index(res->changes,
+								IrqstormAppliedChange, i);
+
+		if (a->error)
+			return g_strdup_printf("QEMU refused the change '%s': %s",
+					       a->change->assignment, a->error);
+	}
+	if (res->changes->len < res->set->scenario->changes->len)
+		return g_strdup_printf("the storm ended before every [changes] entry "
+				       "was applied (%u of %u)", res->changes->len,
+				       res->set->scenario->changes->len);
 	return NULL;
 }
 
@@ -325,6 +341,27 @@ static void add_str(JsonBuilder *b, const char *name, const char *v)
 		json_builder_add_null_value(b);
 }
 
+static void add_changes(JsonBuilder *b, const IrqstormResults *res)
+{
+	json_builder_set_member_name(b, "changes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < res->changes->len; i++) {
+		const IrqstormAppliedChange *a = &g_array_index(res->changes,
+								IrqstormAppliedChange, i);
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "at_s");
+		json_builder_add_double_value(b, a->change->at_ns / 1e9);
+		add_str(b, "set", a->change->assignment);
+		add_str(b, "property", a->change->qom_property);
+		json_builder_set_member_name(b, "applied_at_virtual_s");
+		json_builder_add_double_value(b, a->applied_at_s);
+		add_str(b, "error", a->error);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
 static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
 {
 	json_builder_set_member_name(b, "thresholds");
@@ -390,9 +427,11 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
 		json_builder_add_null_value(b);
 	else
 		json_builder_add_int_value(b, sc->icount_shift);
+	/* Changes over QMP land when QEMU's main loop gets to them: in
+	 * virtual time that is not reproducible. */
 	json_builder_set_member_name(b, "deterministic");
 	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
-				       (sc->cpus == 1 || !sc->allow_smp_icount));
+				       sc->cpus == 1 && !sc->changes->len);
 	json_builder_set_member_name(b, "smp_icount_artifacts");
 	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
 				       sc->cpus > 1);
@@ -573,6 +612,7 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 		json_builder_add_string_value(b, res->failed_checks->pdata[i]);
 	json_builder_end_array(b);
 	add_thresholds(b, res);
+	add_changes(b, res);
 	add_sysinfo(b, sc);
 	add_u64(b, "resolution_in_ns", 1);
 	add_str(b, "time_base", "QEMU_CLOCK_VIRTUAL");
@@ -688,9 +728,16 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
 	const IrqstormCollected *d = res->data;
-	g_autofree char *mode = sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
-		g_strdup("no icount: not deterministic") :
-		g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+	g_autofree char *mode =
+		sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
+			g_strdup("no icount: not deterministic") :
+		sc->cpus > 1 ?
+			g_strdup_printf("icount shift=%d on %u vCPUs: cross-CPU "
+					"latencies are artifacts", sc->icount_shift, sc->cpus) :
+		sc->changes->len ?
+			g_strdup_printf("icount shift=%d, but changes over QMP are "
+					"not reproducible", sc->icount_shift) :
+			g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
 	const char *s;
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",

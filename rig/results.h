@@ -18,6 +18,13 @@ typedef struct {
 	guint64 pio_reads, ready_polls;
 } IrqstormDeviceCounters;
 
+/* A scenario change as it was applied over QMP during the run. */
+typedef struct {
+	const IrqstormChange *change;
+	double applied_at_s;		/* storm's virtual time when sent, or -1 */
+	char *error;			/* QEMU's refusal, or NULL */
+} IrqstormAppliedChange;
+
 /* A scenario threshold against what was measured. */
 typedef struct {
 	const IrqstormThreshold *threshold;
@@ -41,6 +48,7 @@ typedef struct {
 	char *shutdown_reason;		/* QMP SHUTDOWN "reason" */
 	char *stop_reason;		/* what ended the run otherwise */
 	GHashTable *guest;		/* the IRQSTORM-RESULT line's key=value */
+	GArray *changes;		/* of IrqstormAppliedChange, as applied */
 	double guest_uptime_s;		/* last kernel log time stamp, or -1 */
 	double wall_seconds;
 

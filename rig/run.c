@@ -36,10 +36,12 @@
 #define QMP_COMMAND_MS	5000
 #define QUIT_GRACE_MS	5000
 #define TICK_MS		100
+#define CHANGE_TICK_MS	10	/* while [changes] wait: they land sooner */
 
 /* The main loop's state: everything a callback may look at or change. */
 typedef struct {
 	const IrqstormRunSettings *set;
+	IrqstormResults *res;
 	GMainLoop *loop;
 	IrqstormChild child;
 	IrqstormQmp *qmp;
@@ -226,6 +228,48 @@ static gboolean stop_if_exited(RunLoop *rl, guint wait_ms)
 	return TRUE;
 }
 
+/*
+ * Send each [changes] entry whose time the storm has passed, as seen in the
+ * records read so far (so it lands a little later in virtual time: the
+ * record is recorded in the results).
+ */
+static void apply_due_changes(RunLoop *rl)
+{
+	const GArray *changes = rl->set->scenario->changes;
+	const IrqstormCollected *d = irqstorm_collector_peek(rl->collector);
+	guint64 vns = __atomic_load_n(&d->progress_virtual_ns, __ATOMIC_RELAXED);
+
+	while (rl->res->changes->len < changes->len) {
+		const IrqstormChange *c = &g_array_index(changes, IrqstormChange,
+							 rl->res->changes->len);
+		IrqstormAppliedChange a = { .change = c, .applied_at_s = vns / 1e9 };
+		g_autoptr(JsonBuilder) b = NULL;
+		g_autoptr(JsonNode) args = NULL;
+		g_autoptr(GError) err = NULL;
+		JsonNode *r;
+
+		if (vns < c->at_ns)
+			return;
+		b = json_builder_new();
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "path");
+		json_builder_add_string_value(b, IRQSTORM_DEVICE_QOM_PATH);
+		json_builder_set_member_name(b, "property");
+		json_builder_add_string_value(b, c->qom_property);
+		json_builder_set_member_name(b, "value");
+		json_builder_add_value(b, json_from_string(c->qom_json, NULL));
+		json_builder_end_object(b);
+		args = json_builder_get_root(b);
+		r = irqstorm_qmp_execute(rl->qmp, "qom-set", json_node_get_object(args),
+					 QMP_COMMAND_MS, &err);
+		if (r)
+			json_node_unref(r);
+		else
+			a.error = g_strdup(err->message);
+		g_array_append_val(rl->res->changes, a);
+	}
+}
+
 static gboolean on_tick(gpointer user)
 {
 	RunLoop *rl = user;
@@ -233,6 +277,7 @@ static gboolean on_tick(gpointer user)
 
 	if (stop_if_exited(rl, 0))
 		return G_SOURCE_REMOVE;
+	apply_due_changes(rl);
 	if (now >= rl->deadline_us) {
 		g_autofree char *why = g_strdup_printf(
 			"the guest did not finish within %u s of wall time "
@@ -435,7 +480,8 @@ static GSource *attach(GSource *src, GSourceFunc fn, gpointer data)
 static void run_loop(RunLoop *rl)
 {
 	GSource *src[] = {
-		attach(g_timeout_source_new(TICK_MS), on_tick, rl),
+		attach(g_timeout_source_new(rl->set->scenario->changes->len ?
+					    CHANGE_TICK_MS : TICK_MS), on_tick, rl),
 		attach(g_unix_fd_source_new(irqstorm_qmp_fd(rl->qmp),
 					    G_IO_IN | G_IO_HUP | G_IO_ERR),
 		       (GSourceFunc)(void (*)(void))on_qmp, rl),
@@ -477,8 +523,8 @@ static FILE *open_csv(const IrqstormRunSettings *set, GError **error)
 int irqstorm_run(const IrqstormRunSettings *set, GError **error)
 {
 	RunPaths paths = { 0 };
-	RunLoop rl = { .set = set };
 	g_autoptr(IrqstormResults) res = irqstorm_results_new(set);
+	RunLoop rl = { .set = set, .res = res };
 	g_autoptr(IrqstormLog) log = NULL;
 	g_autoptr(GError) start_err = NULL;
 	FILE *csv = NULL;

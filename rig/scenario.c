@@ -34,6 +34,8 @@ typedef struct {
 	gsize offset;		/* in IrqstormScenario, or IrqstormChannelSpec */
 	guint64 min, max;
 	const char *const *choices;
+	const char *qom;	/* the device property it sets ("chN-" + this),
+				 * when it can change while the storm runs */
 } KeyDesc;
 
 static const char *const accel_names[] = { "tcg", "kvm", "auto", NULL };
@@ -67,14 +69,17 @@ static const KeyDesc keys[] = {
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
-	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names },
-	{ "channel", "rate", KEY_RATE, CH(period_ns), 1, 10000000, NULL },
-	{ "channel", "burst", KEY_UINT, CH(burst), 1, 1000000, NULL },
-	{ "channel", "gap_us", KEY_MICROS, CH(gap_ns), 100, 1000000000000ULL, NULL },
-	{ "channel", "seed", KEY_UINT64, CH(seed), 0, G_MAXUINT32, NULL },
-	{ "channel", "pio_words", KEY_UINT, CH(pio_words), 0, 1 << 24, NULL },
-	{ "channel", "ready_delay_us", KEY_MICROS, CH(ready_delay_ns), 0, 1000000000000ULL, NULL },
-	{ "channel", "ready_channel", KEY_OPT_INT, CH(ready_channel), 0, NCH - 1, NULL },
+	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names, "pattern" },
+	{ "channel", "enable", KEY_BOOL, CH(enable), 0, 0, NULL, "enable" },
+	{ "channel", "rate", KEY_RATE, CH(period_ns), 1, 10000000, NULL, "period-ns" },
+	{ "channel", "burst", KEY_UINT, CH(burst), 1, 1000000, NULL, "burst" },
+	{ "channel", "gap_us", KEY_MICROS, CH(gap_ns), 100, 1000000000000ULL, NULL, "gap-ns" },
+	{ "channel", "seed", KEY_UINT64, CH(seed), 0, G_MAXUINT32, NULL, "seed" },
+	{ "channel", "pio_words", KEY_UINT, CH(pio_words), 0, 1 << 24, NULL, "pio-words" },
+	{ "channel", "ready_delay_us", KEY_MICROS, CH(ready_delay_ns), 0,
+	  1000000000000ULL, NULL, "ready-delay-ns" },
+	{ "channel", "ready_channel", KEY_OPT_INT, CH(ready_channel), 0, NCH - 1, NULL,
+	  "ready-channel" },
 	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
 	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
@@ -112,6 +117,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 		IrqstormChannelSpec *c = &sc->ch[n];
 
 		c->pattern = n ? IRQSTORM_PATTERN_OFF : IRQSTORM_PATTERN_PERIODIC;
+		c->enable = TRUE;
 		c->period_ns = 1000000;		/* 1 kHz */
 		c->burst = 1;
 		c->gap_ns = 1000000;
@@ -128,6 +134,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
+	sc->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormChange));
 	sc->duration_ms = 1000;
 	sc->timeout_s = 300;
 	sc->bin_ns = 1000;
@@ -165,7 +172,8 @@ static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
 
 static gboolean known_group(const char *group)
 {
-	if (channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds"))
+	if (channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds") ||
+	    !g_strcmp0(group, "changes"))
 		return TRUE;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
 		if (!g_strcmp0(keys[i].group, group) && g_strcmp0(group, "channel"))
@@ -444,6 +452,14 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 	for (guint n = 0; n < NCH; n++)
 		if (!channel_check(sc, n, where, error))
 			return FALSE;
+	for (guint i = 0; i < sc->changes->len; i++) {
+		const IrqstormChange *c = &g_array_index(sc->changes, IrqstormChange, i);
+
+		if (!(active & 1u << c->channel))
+			return conflict(error, "%s: [changes] '%s': channel %u does not "
+					"storm from the start, so the guest does not "
+					"service it", where, c->assignment, c->channel);
+	}
 	if (sc->i8042_channel != IRQSTORM_NONE && !(active & 1u << sc->i8042_channel))
 		return conflict(error, "%s: [guest] i8042_channel = %d is not an "
 				"active channel", where, sc->i8042_channel);
@@ -501,6 +517,87 @@ static gboolean apply_threshold(IrqstormScenario *sc, const char *key,
 	return TRUE;
 }
 
+/* Channel field k as the device property takes it, in JSON. */
+static char *qom_json(const void *base, const KeyDesc *k)
+{
+	switch (k->type) {
+	case KEY_CHOICE:
+		return g_strdup_printf("\"%s\"", k->choices[*FIELD(base, k, const int)]);
+	case KEY_BOOL:
+		return g_strdup(*FIELD(base, k, const gboolean) ? "true" : "false");
+	case KEY_UINT:
+		return g_strdup_printf("%u", *FIELD(base, k, const guint));
+	case KEY_OPT_INT:
+		return g_strdup_printf("%d", *FIELD(base, k, const int));
+	default:
+		return g_strdup_printf("%" G_GUINT64_FORMAT, *FIELD(base, k, const guint64));
+	}
+}
+
+/* One "channelN.key=value" of [changes]: checked, turned into a QOM set. */
+static gboolean parse_change(IrqstormScenario *sc, guint64 at_ns,
+			     const char *assignment, const char *where,
+			     GError **error)
+{
+	const char *eq = strchr(assignment, '=');
+	const char *dot = eq ? memchr(assignment, '.', eq - assignment) : NULL;
+	g_autofree char *group = dot ? g_strndup(assignment, dot - assignment) : NULL;
+	g_autofree char *key = dot ? g_strndup(dot + 1, eq - dot - 1) : NULL;
+	int n = group ? channel_of_group(group) : -1;
+	IrqstormChannelSpec scratch;
+	IrqstormChange c = { .at_ns = at_ns };
+	const KeyDesc *k;
+	void *base;
+	guint i;
+
+	k = n >= 0 ? find_key(sc, group, key, &base) : NULL;
+	if (!k || !k->qom) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
+			    "%s: [changes] '%s': expected channelN.KEY=VALUE where KEY "
+			    "is one the device can change while it runs: pattern, "
+			    "enable, rate, burst, gap_us, seed, pio_words, "
+			    "ready_delay_us, ready_channel", where, assignment);
+		return FALSE;
+	}
+	scratch = sc->ch[n];
+	if (!apply_key(&scratch, group, k, eq + 1, where, error))
+		return FALSE;
+	c.channel = n;
+	c.assignment = g_strdup(assignment);
+	c.qom_property = g_strdup_printf("ch%d-%s", n, k->qom);
+	c.qom_json = qom_json(&scratch, k);
+	for (i = 0; i < sc->changes->len; i++)
+		if (g_array_index(sc->changes, IrqstormChange, i).at_ns > at_ns)
+			break;
+	g_array_insert_val(sc->changes, i, c);
+	return TRUE;
+}
+
+/* [changes] SECONDS = assignment; assignment; ... */
+static gboolean apply_changes_key(IrqstormScenario *sc, const char *key,
+				  const char *value, const char *where,
+				  GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(value, ";", -1);
+	double s;
+	char *end = NULL;
+
+	s = g_ascii_strtod(key, &end);
+	if (!end || *end || !(s > 0) || s > 3600) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
+			    "%s: [changes] key '%s': expected the seconds of virtual "
+			    "time after the storm starts (0 < s <= 3600)", where, key);
+		return FALSE;
+	}
+	for (gsize i = 0; parts[i]; i++) {
+		char *a = g_strstrip(parts[i]);
+
+		if (*a && !parse_change(sc, (guint64)llround(s * 1e9), a, where, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 /* Apply every key of a parsed key file; unknown groups and keys are errors. */
 static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 				       const char *where, GError **error)
@@ -528,10 +625,14 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			const KeyDesc *k = find_key(sc, groups[g], names[i], &base);
 			g_autofree char *value = NULL;
 
-			if (!g_strcmp0(groups[g], "thresholds")) {
+			if (!g_strcmp0(groups[g], "thresholds") ||
+			    !g_strcmp0(groups[g], "changes")) {
 				value = g_key_file_get_string(kf, groups[g], names[i], error);
-				if (!value || !apply_threshold(sc, names[i], g_strstrip(value),
-							       where, error))
+				if (!value)
+					return FALSE;
+				if (!(groups[g][0] == 't' ?
+				      apply_threshold(sc, names[i], g_strstrip(value), where, error) :
+				      apply_changes_key(sc, names[i], g_strstrip(value), where, error)))
 					return FALSE;
 				continue;
 			}
@@ -609,6 +710,8 @@ static gboolean set_one(IrqstormScenario *sc, const char *assignment,
 	key = g_strndup(dot + 1, eq - dot - 1);
 	if (!g_strcmp0(group, "thresholds"))
 		return apply_threshold(sc, key, eq + 1, "--set", error);
+	if (!g_strcmp0(group, "changes"))
+		return apply_changes_key(sc, key, eq + 1, "--set", error);
 	k = find_key(sc, group, key, &base);
 	if (!k) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
@@ -675,6 +778,18 @@ char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
 		g_string_append_printf(out, "%s_%s_us = %.3f\n", t->stage,
 				       stat_names[t->stat], t->limit_ns / 1e3);
 	}
+	g_string_append(out, "\n[changes]\n");
+	for (guint i = 0; i < sc->changes->len; i++) {
+		const IrqstormChange *c = &g_array_index(sc->changes, IrqstormChange, i);
+		gboolean first = !i || g_array_index(sc->changes, IrqstormChange,
+						     i - 1).at_ns != c->at_ns;
+		gboolean last = i + 1 == sc->changes->len ||
+				g_array_index(sc->changes, IrqstormChange, i + 1).at_ns != c->at_ns;
+
+		if (first)
+			g_string_append_printf(out, "%.9g = ", c->at_ns / 1e9);
+		g_string_append_printf(out, "%s%s", c->assignment, last ? "\n" : "; ");
+	}
 	return g_string_free(out, FALSE);
 }
 
@@ -689,6 +804,15 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 		g_free(g_array_index(sc->thresholds, IrqstormThreshold, i).stage);
 	if (sc->thresholds)
 		g_array_unref(sc->thresholds);
+	for (guint i = 0; sc->changes && i < sc->changes->len; i++) {
+		IrqstormChange *c = &g_array_index(sc->changes, IrqstormChange, i);
+
+		g_free(c->assignment);
+		g_free(c->qom_property);
+		g_free(c->qom_json);
+	}
+	if (sc->changes)
+		g_array_unref(sc->changes);
 	g_free(sc);
 }
 

@@ -73,12 +73,23 @@ typedef struct {
 	guint64 limit_ns;
 } IrqstormThreshold;
 
+/* [changes] SECONDS = group.key=value; ...: a device parameter changed over
+ * QMP while the storm runs, once the storm's virtual time passes SECONDS. */
+typedef struct {
+	guint64 at_ns;		/* virtual time since the storm's first raise */
+	guint channel;
+	char *assignment;	/* "channel0.rate=5000", as written */
+	char *qom_property;	/* "ch0-period-ns" */
+	char *qom_json;		/* its new value as JSON: 200000, "burst", false */
+} IrqstormChange;
+
 #define IRQSTORM_ICOUNT_OFF (-1)
 #define IRQSTORM_NONE (-1)	/* an unset optional integer */
 
 /* [channelN]: the device's side, then the driver's, then the guest's. */
 typedef struct {
 	IrqstormPattern pattern;
+	gboolean enable;		/* the host's start/stop of the channel */
 	guint64 period_ns;		/* from rate = Hz */
 	guint burst;
 	guint64 gap_ns;			/* from gap_us */
@@ -123,6 +134,9 @@ typedef struct {
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */
+
+	/* [changes] */
+	GArray *changes;		/* of IrqstormChange, by time */
 
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */

@@ -134,6 +134,14 @@ static void test_errors(void)
 		{ "[thresholds]\ndone_p50_us = 5\n", IRQSTORM_SCENARIO_ERROR_UNKNOWN, "p99_9" },
 		{ "[thresholds]\ndone_max_us = -1\n", IRQSTORM_SCENARIO_ERROR_VALUE, "done_max_us" },
 		{ "[run]\nduration = 1\nwarmup = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "warmup" },
+		{ "[changes]\n0.5 = channel0.threading=hardirq\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "can change while it runs" },
+		{ "[changes]\n0.5 = run.duration=3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "channelN" },
+		{ "[changes]\nsoon = channel0.rate=3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "'soon'" },
+		{ "[changes]\n0 = channel0.rate=3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "0 < s" },
+		{ "[changes]\n0.5 = channel0.rate=0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
+		{ "[changes]\n0.5 = channel2.rate=10\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "does not storm from the start" },
 		{ "[run]\nduration = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nduration = 0.0001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nlog_mb = 3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "power of two" },
@@ -303,6 +311,40 @@ static void test_thresholds(void)
 			 ==, 8000);
 }
 
+/* [changes]: in time order, as QOM sets, and written back the same way. */
+static void test_changes(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load(
+		"[channel1]\nenable = false\n"
+		"[changes]\n1.5 = channel0.pattern=burst; channel1.enable=true\n"
+		"0.25 = channel0.rate=4000\n", &err);
+	g_autoptr(IrqstormScenario) back = NULL;
+	g_autofree char *ini = NULL;
+	const IrqstormChange *c;
+
+	g_assert_no_error(err);
+	g_assert_false(sc->ch[1].enable);
+	g_assert_cmpuint(sc->changes->len, ==, 3);
+	c = &g_array_index(sc->changes, IrqstormChange, 0);
+	g_assert_cmpuint(c->at_ns, ==, 250000000);
+	g_assert_cmpstr(c->qom_property, ==, "ch0-period-ns");
+	g_assert_cmpstr(c->qom_json, ==, "250000");
+	c = &g_array_index(sc->changes, IrqstormChange, 1);
+	g_assert_cmpstr(c->qom_property, ==, "ch0-pattern");
+	g_assert_cmpstr(c->qom_json, ==, "\"burst\"");
+	c = &g_array_index(sc->changes, IrqstormChange, 2);
+	g_assert_cmpstr(c->qom_property, ==, "ch1-enable");
+	g_assert_cmpstr(c->qom_json, ==, "true");
+	/* The scenario itself is not changed by them. */
+	g_assert_cmpuint(sc->ch[0].period_ns, ==, 1000000);
+	ini = irqstorm_scenario_to_ini(sc);
+	g_assert_nonnull(strstr(ini, "1.5 = channel0.pattern=burst; channel1.enable=true\n"));
+	back = load(ini, &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(back->changes->len, ==, 3);
+}
+
 static void test_result_line(void)
 {
 	g_autoptr(GHashTable) kv = irqstorm_parse_result_line(
@@ -332,6 +374,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/machine/argv", test_argv);
 	g_test_add_func("/machine/guest-conf", test_guest_conf);
 	g_test_add_func("/scenario/thresholds", test_thresholds);
+	g_test_add_func("/scenario/changes", test_changes);
 	g_test_add_func("/results/result-line", test_result_line);
 	return g_test_run();
 }
