@@ -415,11 +415,17 @@ static IrqstormQmp *connect_qmp(RunLoop *rl, RunPaths *p, GError **error)
 				    p->stderr_path);
 			return NULL;
 		}
-		if (!g_error_matches(err, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT) ||
-		    g_get_monotonic_time() >= deadline) {
+		if (!g_error_matches(err, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT)) {
 			g_propagate_prefixed_error(error, g_steal_pointer(&err),
 						   "QEMU did not start (see %s): ",
 						   p->stderr_path);
+			return NULL;
+		}
+		if (g_get_monotonic_time() >= deadline) {
+			g_set_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT,
+				    "QEMU did not start: no QMP socket within %d s "
+				    "(see %s; last: %s)", QMP_CONNECT_MS / 1000,
+				    p->stderr_path, err->message);
 			return NULL;
 		}
 	}

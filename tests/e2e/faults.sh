@@ -52,6 +52,15 @@ run start-fails --qemu-dir "$work/fakeqemu"
 expect start-fails 1 'QEMU exited with status 3' "$status"
 grep -q 'fake failure' "$work/start-fails/qemu.log" || fail "start-fails: QEMU's stderr not saved"
 
+# 1b. QEMU starts but never opens its QMP socket (a hung QEMU): the rig
+#     gives up after its connect bound and kills it.
+printf '#!/bin/sh\nexec sleep 600\n' >"$work/fakeqemu/qemu-system-x86_64"
+start=$(date +%s)
+run never-listens --qemu-dir "$work/fakeqemu"
+expect never-listens 1 'QEMU did not start: no QMP socket within 10 s' "$status"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "never-listens: took $(($(date +%s) - start)) s"
+! pgrep -f "sleep 600" >/dev/null || fail "never-listens: the fake QEMU survived"
+
 # 2. The guest never finishes: init is `yes`, forever. Bounded by [run] timeout.
 start=$(date +%s)
 run hang --set run.timeout=5 --set 'kernel.cmdline=rdinit=/bin/busybox -- yes'
