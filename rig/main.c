@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "machine.h"
 #include "irqstorm/abi.h"
 #include "run.h"
 #include "scenario.h"
@@ -62,7 +63,8 @@ static const char run_description[] =
 	"gives the same numbers on any machine.\n"
 	"\n"
 	"Exit status: 0 passed, 1 error or incomplete run or failed cross-check,\n"
-	"2 a scenario threshold was exceeded.\n"
+	"2 a scenario threshold was exceeded, 3 the guest stalled (an i8042\n"
+	"region or a spin timed out, or the kernel disabled an interrupt line).\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm run scenarios/default.ini\n"
@@ -122,6 +124,30 @@ static char *default_out_dir(const char *scenario_path)
 	return g_build_filename("results", base, NULL);
 }
 
+/* --dry-run: the effective scenario, the guest's settings, the command. */
+static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *set)
+{
+	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
+	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
+	g_autofree char *qemu = g_build_filename(set->qemu_dir, "qemu-system-x86_64", NULL);
+	g_autofree char *kernel = g_strdup_printf("%s/bzImage-%s", set->kernel_dir,
+						  sc->flavour);
+	g_autofree char *initrd = g_strdup_printf("%s/initramfs-%s.cpio.gz",
+						  set->initrd_dir, sc->flavour);
+	IrqstormMachinePaths p = {
+		.qemu = qemu, .kernel = kernel, .initrd = initrd,
+		.log_path = "PRIVATE/log", .qmp_path = "PRIVATE/qmp.sock",
+		.console_path = "OUT/console.log", .guest_conf_path = "PRIVATE/guest.conf",
+	};
+	g_auto(GStrv) argv = irqstorm_machine_argv(sc, &p);
+	g_autofree char *cmd = irqstorm_argv_to_shell((const char *const *)argv);
+
+	printf("%s\n# guest.conf (fw_cfg opt/irqstorm/guest.conf)\n%s\n"
+	       "# QEMU (PRIVATE: a 0700 directory made for the run; OUT: %s)\n%s\n",
+	       ini, conf, set->out_dir, cmd);
+	return IRQSTORM_EXIT_PASSED;
+}
+
 /* irqstorm run SCENARIO [options] */
 static int cmd_run(int argc, char **argv)
 {
@@ -131,7 +157,7 @@ static int cmd_run(int argc, char **argv)
 	g_autofree char *initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
 	g_auto(RunShortcuts) sh = { 0 };
 	g_auto(GStrv) sets = NULL;
-	gboolean quiet = FALSE, no_csv = FALSE;
+	gboolean quiet = FALSE, no_csv = FALSE, dry_run = FALSE;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "Output directory (default: results/<scenario name>)", "DIR" },
@@ -147,6 +173,9 @@ static int cmd_run(int argc, char **argv)
 		  "Override a scenario key, e.g. channel0.rate=5000 (repeatable)", "GROUP.KEY=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "No progress line and no summary", NULL },
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
+		  "Check the scenario; print it as it would run, and the QEMU command "
+		  "line; run nothing", NULL },
 		{ "no-csv", 0, 0, G_OPTION_ARG_NONE, &no_csv,
 		  "Do not write records.csv", NULL },
 		{ "qemu-dir", 0, 0, G_OPTION_ARG_FILENAME, &qemu_dir,
@@ -181,6 +210,8 @@ static int cmd_run(int argc, char **argv)
 		.kernel_dir = kernel_dir, .initrd_dir = initrd_dir,
 		.quiet = quiet, .csv = !no_csv,
 	};
+	if (dry_run)
+		return print_dry_run(sc, &set);
 	code = irqstorm_run(&set, &err);
 	if (err)
 		g_printerr("irqstorm: %s\n", err->message);

@@ -34,6 +34,8 @@ IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
 	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
 	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
 	res->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	res->kernel_events = g_ptr_array_new_with_free_func(g_free);
+	res->stalls = g_ptr_array_new_with_free_func(g_free);
 	return res;
 }
 
@@ -53,6 +55,8 @@ void irqstorm_results_free(IrqstormResults *res)
 	for (guint i = 0; i < res->changes->len; i++)
 		g_free(g_array_index(res->changes, IrqstormAppliedChange, i).error);
 	g_array_unref(res->changes);
+	g_ptr_array_unref(res->kernel_events);
+	g_ptr_array_unref(res->stalls);
 	g_free(res);
 }
 
@@ -142,6 +146,37 @@ double irqstorm_last_printk_time(const char *text)
 	return last;
 }
 
+/*
+ * Kernel log lines a latency engineer wants to know about, without their
+ * time stamp: the spurious-interrupt detector disabling a line, lockups,
+ * stalls, warnings and bugs.
+ */
+GPtrArray *irqstorm_kernel_events(const char *text)
+{
+	static const char *const needles[] = {
+		"nobody cared", "Disabling IRQ #", "soft lockup", "hard LOCKUP",
+		"rcu_preempt detected stalls", "rcu_sched detected stalls",
+		"blocked for more than", "WARNING:", "BUG:", "Oops",
+		"Flags mismatch", "cannot request IRQ",
+	};
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	for (gsize i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		for (gsize k = 0; k < G_N_ELEMENTS(needles); k++) {
+			if (!strstr(l, needles[k]))
+				continue;
+			if (l[0] == '[' && strchr(l, ']'))
+				l = strchr(l, ']') + 1;
+			g_ptr_array_add(out, g_strstrip(g_strdup(l)));
+			break;
+		}
+	}
+	return out;
+}
+
 void irqstorm_results_read_console(IrqstormResults *res, const char *path)
 {
 	g_autofree char *text = NULL;
@@ -150,6 +185,8 @@ void irqstorm_results_read_console(IrqstormResults *res, const char *path)
 	if (path && g_file_get_contents(path, &text, NULL, NULL)) {
 		res->guest = irqstorm_parse_result_line(text);
 		res->guest_uptime_s = irqstorm_last_printk_time(text);
+		g_ptr_array_unref(res->kernel_events);
+		res->kernel_events = irqstorm_kernel_events(text);
 	}
 }
 
@@ -179,9 +216,17 @@ static char *incomplete_reason(const IrqstormResults *res)
 		return g_strdup_printf("the guest stopped (QEMU SHUTDOWN, reason "
 				       "%s) without a result line; see console.log",
 				       res->shutdown_reason);
-	if (g_strcmp0(status, "ok"))
-		return g_strdup_printf("the guest reported status=%s reason=%s",
-				       status, guest_value(res, "reason") ?: "?");
+	if (g_strcmp0(status, "ok")) {
+		GString *why = g_string_new(NULL);
+
+		g_string_printf(why, "the guest reported status=%s reason=%s", status,
+				guest_value(res, "reason") ?: "?");
+		/* What the kernel said is usually the real answer. */
+		for (guint i = 0; i < res->kernel_events->len; i++)
+			g_string_append_printf(why, "%s%s", i ? "; " : "; kernel: ",
+					       (char *)res->kernel_events->pdata[i]);
+		return g_string_free(why, FALSE);
+	}
 	if (!res->have_counters)
 		return g_strdup_printf("device counters unreadable: %s",
 				       res->counters_error ?: "?");
@@ -282,6 +327,32 @@ static void run_checks(IrqstormResults *res)
 	}
 }
 
+/* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */
+static gboolean check_stalls(IrqstormResults *res)
+{
+	const char *i8042 = guest_value(res, "i8042");
+	guint64 v;
+
+	if (i8042 && g_str_has_prefix(i8042, "timeout"))
+		g_ptr_array_add(res->stalls, g_strdup_printf(
+			"the i8042 region timed out (%s ns): the interrupt it waited for "
+			"was not handled while it spun with preemption disabled",
+			i8042 + strlen("timeout:")));
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (guest_item(res, "spin_timeouts", n, &v) && v)
+			g_ptr_array_add(res->stalls, g_strdup_printf(
+				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
+				"out", n, v));
+	for (guint i = 0; i < res->kernel_events->len; i++) {
+		const char *e = res->kernel_events->pdata[i];
+
+		if (strstr(e, "Disabling IRQ #"))
+			g_ptr_array_add(res->stalls, g_strdup_printf(
+				"the kernel disabled an interrupt line: %s", e));
+	}
+	return res->stalls->len > 0;
+}
+
 /* Each scenario threshold against the all-channel stage it bounds;
  * TRUE if any was exceeded. */
 static gboolean check_thresholds(IrqstormResults *res)
@@ -339,6 +410,15 @@ static void add_str(JsonBuilder *b, const char *name, const char *v)
 		json_builder_add_string_value(b, v);
 	else
 		json_builder_add_null_value(b);
+}
+
+static void add_strings(JsonBuilder *b, const char *name, const GPtrArray *a)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < a->len; i++)
+		json_builder_add_string_value(b, a->pdata[i]);
+	json_builder_end_array(b);
 }
 
 static void add_changes(JsonBuilder *b, const IrqstormResults *res)
@@ -613,6 +693,8 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	json_builder_end_array(b);
 	add_thresholds(b, res);
 	add_changes(b, res);
+	add_strings(b, "stalls", res->stalls);
+	add_strings(b, "kernel_events", res->kernel_events);
 	add_sysinfo(b, sc);
 	add_u64(b, "resolution_in_ns", 1);
 	add_str(b, "time_base", "QEMU_CLOCK_VIRTUAL");
@@ -684,12 +766,15 @@ int irqstorm_results_finish(IrqstormResults *res, GError **error)
 	res->complete = !res->incomplete_reason;
 	if (res->complete)
 		run_checks(res);
-	if (!res->complete || res->failed_checks->len)
+	if (!res->complete || res->failed_checks->len) {
 		code = IRQSTORM_EXIT_ERROR;
-	else if (check_thresholds(res))
-		code = IRQSTORM_EXIT_THRESHOLD;
-	else
-		code = IRQSTORM_EXIT_PASSED;
+	} else {
+		gboolean stalled = check_stalls(res);
+		gboolean exceeded = check_thresholds(res);
+
+		code = stalled ? IRQSTORM_EXIT_STALL :
+		       exceeded ? IRQSTORM_EXIT_THRESHOLD : IRQSTORM_EXIT_PASSED;
+	}
 
 	if (res->data && !write_histfiles(res, error))
 		return IRQSTORM_EXIT_ERROR;
@@ -778,8 +863,10 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 	}
 	if ((s = guest_value(res, "i8042")) && g_strcmp0(s, "none"))
 		fprintf(out, "  i8042 region: %s\n", s);
-	if ((s = guest_value(res, "spin_timeouts")) && strspn(s, "0,") != strlen(s))
-		fprintf(out, "  spin timeouts per channel: %s\n", s);
+	for (guint i = 0; i < res->kernel_events->len; i++)
+		fprintf(out, "  kernel: %s\n", (char *)res->kernel_events->pdata[i]);
+	for (guint i = 0; i < res->stalls->len; i++)
+		fprintf(out, "  STALL: %s\n", (char *)res->stalls->pdata[i]);
 	for (guint i = 0; i < res->failed_checks->len; i++)
 		fprintf(out, "  CHECK FAILED: %s\n", (char *)res->failed_checks->pdata[i]);
 	for (guint i = 0; i < res->limits->len; i++) {

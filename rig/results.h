@@ -50,6 +50,7 @@ typedef struct {
 	GHashTable *guest;		/* the IRQSTORM-RESULT line's key=value */
 	GArray *changes;		/* of IrqstormAppliedChange, as applied */
 	double guest_uptime_s;		/* last kernel log time stamp, or -1 */
+	GPtrArray *kernel_events;	/* notable kernel log lines (char *) */
 	double wall_seconds;
 
 	/* filled by irqstorm_results_finish() */
@@ -57,6 +58,7 @@ typedef struct {
 	char *incomplete_reason;
 	GPtrArray *failed_checks;	/* of char *, human-readable */
 	GArray *limits;			/* of IrqstormLimitResult, one per threshold */
+	GPtrArray *stalls;		/* why the guest stalled (char *), if it did */
 } IrqstormResults;
 
 IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set);
@@ -67,6 +69,7 @@ gboolean irqstorm_results_begin(IrqstormResults *res, GError **error);
 void irqstorm_results_read_console(IrqstormResults *res, const char *path);
 GHashTable *irqstorm_parse_result_line(const char *console_text);
 double irqstorm_last_printk_time(const char *console_text);
+GPtrArray *irqstorm_kernel_events(const char *console_text);
 int irqstorm_results_finish(IrqstormResults *res, GError **error);
 void irqstorm_results_print(const IrqstormResults *res, FILE *out);
 

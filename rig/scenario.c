@@ -45,7 +45,7 @@ static const char *const pattern_names[] = {
 static const char *const threading_names[] = {
 	"hardirq", "threaded", "forced", NULL
 };
-static const char *const work_names[] = { "none", "pio", "spin", NULL };
+static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
 /* Key suffixes of [thresholds], longest first where one ends another. */
@@ -135,6 +135,8 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
 	sc->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormChange));
+	sc->profiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     (GDestroyNotify)g_ptr_array_unref);
 	sc->duration_ms = 1000;
 	sc->timeout_s = 300;
 	sc->bin_ns = 1000;
@@ -173,7 +175,7 @@ static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
 static gboolean known_group(const char *group)
 {
 	if (channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds") ||
-	    !g_strcmp0(group, "changes"))
+	    !g_strcmp0(group, "changes") || g_str_has_prefix(group, "profile."))
 		return TRUE;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
 		if (!g_strcmp0(keys[i].group, group) && g_strcmp0(group, "channel"))
@@ -598,15 +600,94 @@ static gboolean apply_changes_key(IrqstormScenario *sc, const char *key,
 	return TRUE;
 }
 
-/* Apply every key of a parsed key file; unknown groups and keys are errors. */
-static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
-				       const char *where, GError **error)
+static gboolean set_one(IrqstormScenario *sc, const char *assignment,
+			GError **error);
+
+/*
+ * Choose a profile: apply its assignments, as if given with --set at this
+ * point. A scenario file's [profile.NAME] groups name the variants of an
+ * experiment, so `irqstorm matrix --vary run.profile=a,b,c` runs them all.
+ */
+static gboolean apply_profile(IrqstormScenario *sc, const char *name,
+			      const char *where, GError **error)
+{
+	GPtrArray *sets = g_hash_table_lookup(sc->profiles, name);
+
+	if (!sets) {
+		g_autoptr(GList) names = g_hash_table_get_keys(sc->profiles);
+		GString *known = g_string_new(NULL);
+
+		names = g_list_sort(names, (GCompareFunc)g_strcmp0);
+		for (GList *l = names; l; l = l->next)
+			g_string_append_printf(known, "%s%s", known->len ? ", " : "",
+					       (char *)l->data);
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
+			    "%s: [run] profile = '%s': no [profile.%s] group (profiles: %s)",
+			    where, name, name, known->len ? known->str : "none");
+		g_string_free(known, TRUE);
+		return FALSE;
+	}
+	for (guint i = 0; i < sets->len; i++) {
+		if (!set_one(sc, sets->pdata[i], error)) {
+			g_prefix_error(error, "[profile.%s]: ", name);
+			return FALSE;
+		}
+	}
+	g_free(sc->profile);
+	sc->profile = g_strdup(name);
+	return TRUE;
+}
+
+/* First pass: every [profile.NAME] group, as lists of assignments. */
+static gboolean collect_profiles(IrqstormScenario *sc, GKeyFile *kf,
+				 const char *where, GError **error)
 {
 	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
 
 	for (gsize g = 0; groups[g]; g++) {
 		g_auto(GStrv) names = NULL;
+		GPtrArray *sets;
+
+		if (!g_str_has_prefix(groups[g], "profile."))
+			continue;
+		sets = g_ptr_array_new_with_free_func(g_free);
+		g_hash_table_replace(sc->profiles, g_strdup(groups[g] + strlen("profile.")),
+				     sets);
+		names = g_key_file_get_keys(kf, groups[g], NULL, NULL);
+		for (gsize i = 0; names && names[i]; i++) {
+			g_autofree char *v = g_key_file_get_string(kf, groups[g], names[i], error);
+
+			if (!v)
+				return FALSE;
+			if (!strchr(names[i], '.') || !g_strcmp0(names[i], "run.profile")) {
+				g_set_error(error, IRQSTORM_SCENARIO_ERROR,
+					    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
+					    "%s: [%s] key '%s': expected group.key (not "
+					    "run.profile), e.g. kernel.cmdline = preempt=none",
+					    where, groups[g], names[i]);
+				return FALSE;
+			}
+			g_ptr_array_add(sets, g_strconcat(names[i], "=", g_strstrip(v), NULL));
+		}
+	}
+	return TRUE;
+}
+
+/* Apply every key of a parsed key file; unknown groups and keys are errors. */
+static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
+				       const char *where, GError **error)
+{
+	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+	g_autofree char *profile = NULL;
+
+	if (!collect_profiles(sc, kf, where, error))
+		return FALSE;
+	for (gsize g = 0; groups[g]; g++) {
+		g_auto(GStrv) names = NULL;
 		int n = channel_of_group(groups[g]);
+
+		if (g_str_has_prefix(groups[g], "profile."))
+			continue;
 
 		if (!known_group(groups[g])) {
 			g_set_error(error, IRQSTORM_SCENARIO_ERROR,
@@ -625,6 +706,13 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			const KeyDesc *k = find_key(sc, groups[g], names[i], &base);
 			g_autofree char *value = NULL;
 
+			if (!g_strcmp0(groups[g], "run") && !g_strcmp0(names[i], "profile")) {
+				/* Applied after every group: it overrides them. */
+				profile = g_key_file_get_string(kf, groups[g], names[i], error);
+				if (!profile)
+					return FALSE;
+				continue;
+			}
 			if (!g_strcmp0(groups[g], "thresholds") ||
 			    !g_strcmp0(groups[g], "changes")) {
 				value = g_key_file_get_string(kf, groups[g], names[i], error);
@@ -650,7 +738,7 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 				return FALSE;
 		}
 	}
-	return TRUE;
+	return !profile || apply_profile(sc, g_strstrip(profile), where, error);
 }
 
 /* Parse scenario text; name is used in every message. */
@@ -712,6 +800,8 @@ static gboolean set_one(IrqstormScenario *sc, const char *assignment,
 		return apply_threshold(sc, key, eq + 1, "--set", error);
 	if (!g_strcmp0(group, "changes"))
 		return apply_changes_key(sc, key, eq + 1, "--set", error);
+	if (!g_strcmp0(group, "run") && !g_strcmp0(key, "profile"))
+		return apply_profile(sc, eq + 1, "--set", error);
 	k = find_key(sc, group, key, &base);
 	if (!k) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
@@ -761,6 +851,9 @@ char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
 	static const char *const tail_groups[] = { "guest", "run" };
 	GString *out = g_string_new("# Effective scenario, as run (irqstorm).\n");
 
+	if (sc->profile)
+		g_string_append_printf(out, "# Profile %s of %s is applied below.\n",
+				       sc->profile, sc->path);
 	for (gsize i = 0; i < G_N_ELEMENTS(groups); i++)
 		append_group(out, groups[i], groups[i], sc);
 	for (guint n = 0; n < NCH; n++) {
@@ -813,6 +906,9 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	}
 	if (sc->changes)
 		g_array_unref(sc->changes);
+	if (sc->profiles)
+		g_hash_table_unref(sc->profiles);
+	g_free(sc->profile);
 	g_free(sc);
 }
 

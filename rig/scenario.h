@@ -47,6 +47,7 @@ typedef enum {
 	IRQSTORM_WORK_NONE,
 	IRQSTORM_WORK_PIO,
 	IRQSTORM_WORK_SPIN,
+	IRQSTORM_WORK_IGNORE,	/* return IRQ_NONE: "nobody cared" */
 } IrqstormWork;
 
 /* How the driver asks for interrupts (module parameter irq_mode=). */
@@ -137,6 +138,10 @@ typedef struct {
 
 	/* [changes] */
 	GArray *changes;		/* of IrqstormChange, by time */
+
+	/* [profile.NAME] groups of group.key = value, chosen by [run] profile */
+	GHashTable *profiles;		/* name -> GPtrArray of "group.key=value" */
+	char *profile;			/* the one applied, or NULL */
 
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */

@@ -17,7 +17,10 @@
  * and its own work ("work"): none; pio, reading the device's PIO data port
  * word by word like a non-DMA IDE completion (optionally with cond_resched()
  * every "resched" words, the 2004 preemptible IDE completion); or spin,
- * polling the device's busy-wait status with a bound ("spin_timeout_us").
+ * polling the device's busy-wait status with a bound ("spin_timeout_us");
+ * or ignore, a handler that never recognises its device's interrupt and
+ * returns IRQ_NONE (the kernel's "nobody cared" detection then disables a
+ * level line that stays asserted).
  *
  * Interrupts are INTx (one shared line), MSI or MSI-X ("irq_mode"), one
  * vector per channel where the vectors allow.
@@ -50,8 +53,8 @@
 enum irqstorm_threading { TH_HARDIRQ, TH_THREADED, TH_FORCED };
 static const char * const threading_names[] = { "hardirq", "threaded", "forced" };
 
-enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN };
-static const char * const work_names[] = { "none", "pio", "spin" };
+enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN, WORK_IGNORE };
+static const char * const work_names[] = { "none", "pio", "spin", "ignore" };
 
 static const char * const irq_mode_names[] = {
 	[IRQSTORM_IRQ_MODE_INTX] = "intx",
@@ -75,7 +78,7 @@ MODULE_PARM_DESC(threading, "Per channel: hardirq, threaded (default) or forced"
 static char *work[NCH];
 static int n_work;
 module_param_array(work, charp, &n_work, 0444);
-MODULE_PARM_DESC(work, "Per channel: none (default), pio or spin");
+MODULE_PARM_DESC(work, "Per channel: none (default), pio, spin or ignore");
 
 static uint resched[NCH];
 static int n_resched;
@@ -181,6 +184,7 @@ static void irqstorm_complete(struct irqstorm_chan *c, u32 seq)
 		irqstorm_work_spin(c);
 		break;
 	case WORK_NONE:
+	case WORK_IGNORE:
 		break;
 	}
 	irqstorm_write(c->st, IRQSTORM_REG_STAMP_DONE, seq);
@@ -208,7 +212,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
-	while ((seq = irqstorm_claim(c))) {
+	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
 		irqstorm_write(c->st, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
 			       IRQSTORM_REG_STAMP_THREAD, seq);
 		irqstorm_complete(c, seq);
@@ -236,7 +240,8 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 
 	if (!hard)
 		WRITE_ONCE(c->primary_pid, task_pid_nr(current));
-	while (!kfifo_is_full(&c->seqs) && (seq = irqstorm_claim(c))) {
+	while (c->work != WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
+	       (seq = irqstorm_claim(c))) {
 		if (hard)
 			irqstorm_write(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
 		kfifo_put(&c->seqs, seq);

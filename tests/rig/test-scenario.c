@@ -345,6 +345,38 @@ static void test_changes(void)
 	g_assert_cmpuint(back->changes->len, ==, 3);
 }
 
+/* Profiles: named variants of an experiment, applied over the file. */
+static void test_profiles(void)
+{
+	static const char text[] =
+		"[kernel]\nflavour = dyn\n"
+		"[profile.none]\nkernel.cmdline = preempt=none\nchannel0.threading = hardirq\n"
+		"[profile.rt]\nkernel.flavour = rt\nchannel0.threading = forced\n"
+		"[run]\nduration = 2\n";
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) a = load(text, &err);
+	g_autoptr(IrqstormScenario) b = NULL;
+	g_autofree char *with = g_strconcat(text, "profile = rt\n", NULL);
+
+	g_assert_no_error(err);
+	g_assert_null(a->profile);
+	g_assert_cmpstr(a->flavour, ==, "dyn");
+	g_assert_true(irqstorm_scenario_set(a, "run.profile=none", &err));
+	g_assert_cmpstr(a->cmdline, ==, "preempt=none");
+	g_assert_cmpint(a->ch[0].threading, ==, IRQSTORM_THREADING_HARDIRQ);
+	g_assert_cmpstr(a->profile, ==, "none");
+	g_assert_false(irqstorm_scenario_set(a, "run.profile=full", &err));
+	g_assert_nonnull(strstr(err->message, "profiles: none, rt"));
+	g_clear_error(&err);
+	/* In the file, the profile overrides the groups, wherever it stands. */
+	b = load(with, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(b->flavour, ==, "rt");
+	g_assert_cmpint(b->ch[0].threading, ==, IRQSTORM_THREADING_FORCED);
+	g_assert_null(load("[profile.x]\ncmdline = a\n", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN);
+}
+
 static void test_result_line(void)
 {
 	g_autoptr(GHashTable) kv = irqstorm_parse_result_line(
@@ -362,6 +394,23 @@ static void test_result_line(void)
 	g_assert_cmpfloat(irqstorm_last_printk_time("no stamps\n[x]\n"), ==, -1);
 }
 
+/* Notable kernel log lines, without their time stamps. */
+static void test_kernel_events(void)
+{
+	g_autoptr(GPtrArray) ev = irqstorm_kernel_events(
+		"[    1.0] booting\n"
+		"[    2.5] irq 21: nobody cared (try booting with the \"irqpoll\" option)\n"
+		"[    2.5] handlers:\n"
+		"[    2.6] Disabling IRQ #21\n"
+		"plain WARNING: something\n");
+
+	g_assert_cmpuint(ev->len, ==, 3);
+	g_assert_cmpstr(ev->pdata[0], ==,
+			"irq 21: nobody cared (try booting with the \"irqpoll\" option)");
+	g_assert_cmpstr(ev->pdata[1], ==, "Disabling IRQ #21");
+	g_assert_cmpstr(ev->pdata[2], ==, "plain WARNING: something");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -375,6 +424,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/machine/guest-conf", test_guest_conf);
 	g_test_add_func("/scenario/thresholds", test_thresholds);
 	g_test_add_func("/scenario/changes", test_changes);
+	g_test_add_func("/scenario/profiles", test_profiles);
 	g_test_add_func("/results/result-line", test_result_line);
+	g_test_add_func("/results/kernel-events", test_kernel_events);
 	return g_test_run();
 }
