@@ -166,11 +166,16 @@ GPtrArray *irqstorm_kernel_events(const char *text)
 		const char *l = lines[i];
 
 		for (gsize k = 0; k < G_N_ELEMENTS(needles); k++) {
+			g_autofree char *e = NULL;
+
 			if (!strstr(l, needles[k]))
 				continue;
 			if (l[0] == '[' && strchr(l, ']'))
 				l = strchr(l, ']') + 1;
-			g_ptr_array_add(out, g_strstrip(g_strdup(l)));
+			e = g_strstrip(g_strdup(l));
+			/* The guest's init may show the kernel log again. */
+			if (!g_ptr_array_find_with_equal_func(out, e, g_str_equal, NULL))
+				g_ptr_array_add(out, g_steal_pointer(&e));
 			break;
 		}
 	}

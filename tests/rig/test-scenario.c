@@ -402,7 +402,8 @@ static void test_kernel_events(void)
 		"[    2.5] irq 21: nobody cared (try booting with the \"irqpoll\" option)\n"
 		"[    2.5] handlers:\n"
 		"[    2.6] Disabling IRQ #21\n"
-		"plain WARNING: something\n");
+		"plain WARNING: something\n"
+		"[    2.6] Disabling IRQ #21\n");
 
 	g_assert_cmpuint(ev->len, ==, 3);
 	g_assert_cmpstr(ev->pdata[0], ==,

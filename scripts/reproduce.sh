@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Reproduce every case of docs/results.md from nothing: build, run each
+# scenario's profiles with `irqstorm matrix` (deterministic: TCG, icount,
+# one vCPU, seeded), draw the figures into docs/figures/, and write
+# docs/results.md from docs/results.md.in with the measured tables.
+#
+#   scripts/reproduce.sh [OUTDIR]     (default: results/reproduce)
+#
+# Cells that end with exit status 1, 2 or 3 are outcomes here (a refusal,
+# a stall), not failures: the tables say what each run ended with.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cd "$IRQSTORM_TOP"
+OUT=${1:-results/reproduce}
+FIG=docs/figures
+IRQSTORM=build/rig/irqstorm
+CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx)
+
+"$IRQSTORM_TOP/scripts/build.sh" build
+mkdir -p "$OUT" "$FIG"
+
+profiles() {	# the profiles of a scenario file, comma-separated, in file order
+	sed -n 's/^\[profile\.\(.*\)\]$/\1/p' "scenarios/$1.ini" | paste -sd, -
+}
+
+for c in "${CASES[@]}"; do
+	log "case $c: $(profiles "$c")"
+	"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
+		--out "$OUT/$c" --jobs "$(nproc)" >"$OUT/$c.log" 2>&1 || true
+	[ -f "$OUT/$c/matrix.json" ] || die "matrix of $c wrote nothing; see $OUT/$c.log"
+done
+
+# ---- figures ---------------------------------------------------------------
+
+cell() { echo "$OUT/$1/profile=$2"; }
+
+# compare FIGURE STAGE HISTFILE CASE PROFILE...: one stage of several runs
+compare() {
+	local out=$1 stage=$2 hist=$3 case=$4 i=0 params=""
+	shift 4
+	for p in "$@"; do
+		i=$((i + 1))
+		params+="input$i=\"$(cell "$case" "$p")/$hist\"; label$i=\"$p\"; "
+	done
+	gnuplot -e "n=$i; $params stage=\"$stage\"; output=\"$FIG/$out.png\"; title=\"$case: $stage latency\"" \
+		plots/compare.gp
+}
+
+compare ide-pio-probe probe histogram.txt ide-pio hardirq-voluntary forced-full \
+	threaded-voluntary resched-voluntary threaded-rt
+compare ide-pio-done done histogram.txt ide-pio hardirq-voluntary threaded-full threaded-rt \
+	resched-voluntary
+compare priority-critical thread histogram-ch0.txt priority critical-high critical-low
+compare msi-vs-intx-done done histogram.txt msi-vs-intx intx msi intx-light msi-light
+# The stage breakdown of three ways to run the same IDE handler.
+tmp=$(mktemp -d)
+"$IRQSTORM" plot "$(cell ide-pio hardirq-voluntary)" "$(cell ide-pio threaded-rt)" \
+	"$(cell ide-pio resched-voluntary)" --label hardirq-voluntary --label threaded-rt \
+	--label resched-voluntary --out "$tmp" >/dev/null
+mv "$tmp/compare-breakdown.png" "$FIG/ide-pio-breakdown.png"
+rm -rf "$tmp"
+
+# ---- tables ----------------------------------------------------------------
+
+us() { jq -r "$1 // empty | . / 1000 | . * 10 | round / 10" "$2"; }
+
+table_ide() {
+	echo "| profile | kernel | threading | handler max (us) | done p99 / max (us) | probe p99 / max (us) |"
+	echo "|---|---|---|---:|---:|---:|"
+	for p in $(profiles ide-pio | tr , ' '); do
+		s=$(cell ide-pio "$p")/summary.json
+		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
+			sed -n 's/^cmdline = //p') | $(jq -r '.channels["0"].threading' "$s") |" \
+			"$(us .stages.handler.max "$s") | $(us .stages.done.p99 "$s") / $(us .stages.done.max "$s") |" \
+			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |"
+	done
+}
+
+table_i8042() {
+	echo "| profile | exit status | i8042 region | stall reported |"
+	echo "|---|---:|---|---|"
+	for p in $(profiles i8042-spin | tr , ' '); do
+		s=$(cell i8042-spin "$p")/summary.json
+		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.counts.guest.i8042' "$s" | tr : ' ') ns |" \
+			"$(jq -r '.stalls[0] // "none"' "$s") |"
+	done
+}
+
+table_shared() {
+	echo "| profile | outcome | ch0 done max (us) | ch1 done max (us) |"
+	echo "|---|---|---:|---:|"
+	for p in $(profiles shared-line | tr , ' '); do
+		s=$(cell shared-line "$p")/summary.json
+		if jq -e .complete "$s" >/dev/null; then
+			echo "| \`$p\` | both serviced, $(jq '.counts.host.lost' "$s") lost |" \
+				"$(us '.channels["0"].stages.done.max' "$s") | $(us '.channels["1"].stages.done.max' "$s") |"
+		else
+			echo "| \`$p\` | refused: \`$(jq -r '[.kernel_events[] | select(test("Flags mismatch"))][0]' "$s")\` | - | - |"
+		fi
+	done
+}
+
+table_nobody() {
+	echo "| profile | exit status | kernel | device raised / coalesced / handled |"
+	echo "|---|---:|---|---|"
+	for p in $(profiles nobody-cared | tr , ' '); do
+		s=$(cell nobody-cared "$p")/summary.json
+		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.kernel_events | join("; ")' "$s") |" \
+			"$(jq -r '.counts.device | "\(.raised) / \(.coalesced) / \(.handled)"' "$s") |"
+	done
+}
+
+table_priority() {
+	echo "| profile | ch0 thread p99 / max (us) | ch1 thread p99 / max (us) | ch1 done max (us) |"
+	echo "|---|---:|---:|---:|"
+	for p in $(profiles priority | tr , ' '); do
+		s=$(cell priority "$p")/summary.json
+		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
+			"$(us '.channels["1"].stages.thread.p99' "$s") / $(us '.channels["1"].stages.thread.max' "$s") |" \
+			"$(us '.channels["1"].stages.done.max' "$s") |"
+	done
+}
+
+table_msi() {
+	echo "| profile | raised | coalesced | overlapped | handled | thread avg / max (us) | done avg / max (us) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for p in $(profiles msi-vs-intx | tr , ' '); do
+		s=$(cell msi-vs-intx "$p")/summary.json
+		echo "| \`$p\` | $(jq -r '.counts.device | "\(.raised) | \(.coalesced) | \(.overlapped) | \(.handled)"' "$s") |" \
+			"$(us .stages.thread.avg "$s") / $(us .stages.thread.max "$s") |" \
+			"$(us .stages.done.avg "$s") / $(us .stages.done.max "$s") |"
+	done
+}
+
+out=docs/results.md
+{
+	while IFS= read -r line; do
+		case "$line" in
+		@TABLE\ *@)
+			name=${line#@TABLE }
+			"table_${name%@}" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <docs/results.md.in
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+log "wrote $out and $FIG/*.png from $OUT"
