@@ -707,7 +707,9 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 			g_autofree char *value = NULL;
 
 			if (!g_strcmp0(groups[g], "run") && !g_strcmp0(names[i], "profile")) {
-				/* Applied after every group: it overrides them. */
+				/* Applied after every group: it overrides them.
+				 * A key given twice is listed twice: the last wins. */
+				g_free(profile);
 				profile = g_key_file_get_string(kf, groups[g], names[i], error);
 				if (!profile)
 					return FALSE;

@@ -14,8 +14,8 @@ PKGS=(
 	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	# guest userland and plots
 	busybox-static gnuplot-nox
-	# tests
-	jq
+	# tests: JSON checks, the sanitizer and fuzzing build
+	jq clang libclang-rt-14-dev
 )
 
 SUDO=
