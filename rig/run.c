@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "collect.h"
+#include "files.h"
 #include "launch.h"
 #include "machine.h"
 #include "output.h"
@@ -98,18 +99,6 @@ static char *artifact(const char *dir, const char *name, GError **error)
 	return path;
 }
 
-/* Create a file that must not exist yet, 0600, never through a symlink. */
-static int create_private_file(const char *path, GError **error)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		      0600);
-
-	if (fd < 0)
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "cannot create %s: %s", path, g_strerror(errno));
-	return fd;
-}
-
 /* Private directory, log file of the right size, guest settings. */
 static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 			    GError **error)
@@ -143,7 +132,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	p->console_path = g_build_filename(set->out_dir, "console.log", NULL);
 	p->stderr_path = g_build_filename(set->out_dir, "qemu.log", NULL);
 
-	fd = create_private_file(p->log_path, error);
+	fd = irqstorm_create_private_file(p->log_path, error);
 	if (fd < 0)
 		return FALSE;
 	if (ftruncate(fd, (off_t)sc->log_mb << 20) < 0) {
@@ -153,7 +142,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 		return FALSE;
 	}
 	close(fd);
-	fd = create_private_file(p->conf_path, error);
+	fd = irqstorm_create_private_file(p->conf_path, error);
 	if (fd < 0)
 		return FALSE;
 	if (write(fd, conf, strlen(conf)) != (ssize_t)strlen(conf)) {
@@ -446,12 +435,9 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 
 	if (!g_file_set_contents(cmd_file, cmd_text, -1, error))
 		return FALSE;
-	out_fd = open(p->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out_fd < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "cannot create %s: %s", p->stderr_path, g_strerror(errno));
+	out_fd = irqstorm_create_output_file(p->stderr_path, error);
+	if (out_fd < 0)
 		return FALSE;
-	}
 	if (!irqstorm_child_spawn(&rl->child, (const char *const *)argv, out_fd, error)) {
 		close(out_fd);
 		return FALSE;
@@ -511,18 +497,31 @@ static FILE *open_csv(const IrqstormRunSettings *set, GError **error)
 {
 	g_autofree char *path = NULL;
 	FILE *f;
+	int fd;
 
 	if (!set->csv)
 		return NULL;
 	path = g_build_filename(set->out_dir, "records.csv", NULL);
-	f = fopen(path, "we");
+	fd = irqstorm_create_output_file(path, error);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
 	if (!f) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "cannot create %s: %s", path, g_strerror(errno));
+			    "cannot open %s: %s", path, g_strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	irqstorm_write_csv_header(f);
 	return f;
+}
+
+/* Close records.csv; TRUE if any write to it ever failed. */
+static gboolean csv_close_failed(FILE *csv)
+{
+	gboolean failed = ferror(csv) != 0;
+
+	return (fclose(csv) != 0) || failed;
 }
 
 /* Run one scenario; returns an IRQSTORM_EXIT_* code. */
@@ -559,9 +558,11 @@ int irqstorm_run(const IrqstormRunSettings *set, GError **error)
 	stop_qemu(&rl);
 	if (rl.collector)
 		res->data = irqstorm_collector_finish(rl.collector);
-	if (csv && fclose(csv) != 0 && !rl.stop_reason)
-		rl.stop_reason = g_strdup_printf("writing records.csv failed: %s",
-						 g_strerror(errno));
+	/* A write that failed during the run (a full disk) left the error
+	 * flag set; one that fails now shows in fclose(). */
+	if (csv && csv_close_failed(csv) && !rl.stop_reason)
+		rl.stop_reason = g_strdup("writing records.csv failed (is the disk "
+					  "full?): the records are not all there");
 	res->guest_shutdown = rl.guest_shutdown;
 	res->shutdown_reason = g_steal_pointer(&rl.shutdown_reason);
 	res->stop_reason = g_steal_pointer(&rl.stop_reason);

@@ -15,6 +15,7 @@ export TMPDIR=$work/tmp	# the rig's private directories go here
 mkdir -p "$TMPDIR"
 cleanup() {
 	pkill -KILL -f "$TMPDIR/irqstorm-" 2>/dev/null || true
+	mountpoint -q "$work/full" 2>/dev/null && umount "$work/full"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -94,3 +95,26 @@ kill -INT "$rig"
 status=0
 wait "$rig" || status=$?
 expect sigint 1 'interrupted by a signal' "$status"
+
+# 6. The output directory's disk fills up during the run (a 128 KiB tmpfs;
+#    mounting it needs root, which CI has).
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$work/full" &&
+	mount -t tmpfs -o size=128k irqstorm-full "$work/full"; then
+	status=0
+	"$irqstorm" run "$scenario" --out "$work/full/run" --quiet --duration 1 \
+		2>"$work/full.err" || status=$?
+	[ "$status" -eq 1 ] || fail "full disk: exit status $status, not 1"
+	[ -f "$work/full/run/INCOMPLETE" ] || fail "full disk: not marked incomplete"
+	if [ -f "$work/full/run/summary.json" ]; then
+		jq -e '.complete == false' "$work/full/run/summary.json" >/dev/null ||
+			fail "full disk: summary.json claims a complete run"
+	fi
+	grep -qiE 'space|disk full' "$work/full.err" "$work/full/run/INCOMPLETE" 2>/dev/null ||
+		fail "full disk: the error does not say why: $(cat "$work/full.err")"
+	! pgrep -f "$TMPDIR/irqstorm-" >/dev/null || fail "full disk: a QEMU process survived"
+	[ -z "$(ls -A "$TMPDIR")" ] || fail "full disk: private files left: $(ls "$TMPDIR")"
+	echo "ok: full disk: $(tail -n 1 "$work/full.err")"
+	umount "$work/full"
+else
+	echo "skip: full disk (mounting a small tmpfs needs root)"
+fi
