@@ -205,6 +205,8 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 	g_string_append_printf(out, "probe=%s\nprobe_prio=%u\nprobe_period_us=%u\n"
 			       "probe_cpu=%u\n", sc->probe ? "on" : "off",
 			       sc->probe_prio, sc->probe_period_us, sc->probe_cpu);
+	if (sc->free_irq)
+		g_string_append(out, "free_irq=on\n");
 	if (sc->i8042_channel != IRQSTORM_NONE)
 		g_string_append_printf(out, "i8042=%d:%u\n", sc->i8042_channel,
 				       sc->i8042_timeout_us);

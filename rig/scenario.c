@@ -93,6 +93,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "probe_cpu", KEY_UINT, OFF(probe_cpu), 0, 63, NULL },
 	{ "guest", "i8042_channel", KEY_OPT_INT, OFF(i8042_channel), 0, NCH - 1, NULL },
 	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
+	{ "guest", "free_irq", KEY_BOOL, OFF(free_irq), 0, 0, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },

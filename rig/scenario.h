@@ -132,6 +132,7 @@ typedef struct {
 	guint probe_cpu;
 	int i8042_channel;		/* run the i8042 region on it, or NONE */
 	guint i8042_timeout_us;
+	gboolean free_irq;		/* free_irq() every channel mid-storm */
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */

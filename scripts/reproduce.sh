@@ -16,7 +16,7 @@ cd "$IRQSTORM_TOP"
 OUT=${1:-results/reproduce}
 FIG=docs/figures
 IRQSTORM=build/rig/irqstorm
-CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx)
+CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx irqd-vs-threads)
 
 "$IRQSTORM_TOP/scripts/build.sh" build
 mkdir -p "$OUT" "$FIG"
@@ -54,6 +54,7 @@ compare ide-pio-done done histogram.txt ide-pio hardirq-voluntary threaded-full 
 	resched-voluntary
 compare priority-critical thread histogram-ch0.txt priority critical-high critical-low
 compare msi-vs-intx-done done histogram.txt msi-vs-intx intx msi intx-light msi-light
+compare irqd-vs-threads-critical done histogram-ch0.txt irqd-vs-threads per-irq-threads single-irqd
 # The stage breakdown of three ways to run the same IDE handler.
 tmp=$(mktemp -d)
 "$IRQSTORM" plot "$(cell ide-pio hardirq-voluntary)" "$(cell ide-pio threaded-rt)" \
@@ -131,6 +132,17 @@ table_msi() {
 		echo "| \`$p\` | $(jq -r '.counts.device | "\(.raised) | \(.coalesced) | \(.overlapped) | \(.handled)"' "$s") |" \
 			"$(us .stages.thread.avg "$s") / $(us .stages.thread.max "$s") |" \
 			"$(us .stages.done.avg "$s") / $(us .stages.done.max "$s") |"
+	done
+}
+
+table_irqd() {
+	echo "| profile | critical ch0 thread p99 / max (us) | ch0 done p99 / max (us) | long ch1 done max (us) | irq/N threads |"
+	echo "|---|---:|---:|---:|---:|"
+	for p in $(profiles irqd-vs-threads | tr , ' '); do
+		s=$(cell irqd-vs-threads "$p")/summary.json
+		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
+			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
+			"$(us '.channels["1"].stages.done.max' "$s") | $(jq -r '.counts.guest.irq_threads' "$s") |"
 	done
 }
 

@@ -112,6 +112,10 @@ struct irqstorm_chan {
 	u64 spin_timeouts;
 	pid_t thread_pid;	/* the thread that runs the work, if any */
 	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
+	/* Policy and priority of the thread when it took its first event. */
+	int first_policy;
+	int first_prio;
+	bool first_seen;
 };
 
 struct irqstorm {
@@ -176,6 +180,11 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 /* The work of one event, then done and ack, oldest first. */
 static void irqstorm_complete(struct irqstorm_chan *c, u32 seq)
 {
+	if (!c->first_seen && !in_hardirq()) {
+		c->first_policy = current->policy;
+		c->first_prio = current->rt_priority;
+		WRITE_ONCE(c->first_seen, true);
+	}
 	switch (c->work) {
 	case WORK_PIO:
 		irqstorm_work_pio(c);
@@ -361,6 +370,45 @@ IRQSTORM_CH_ATTR(spin_timeouts, "%llu", READ_ONCE(c->spin_timeouts));
 IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
 IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
+static void irqstorm_show_first_sched(struct irqstorm_chan *c, char *buf, int *len)
+{
+	if (READ_ONCE(c->first_seen))
+		*len += sysfs_emit_at(buf, *len, "%d:%d", c->first_policy, c->first_prio);
+	else
+		*len += sysfs_emit_at(buf, *len, "-");
+}
+
+/* The policy and priority an IRQ thread had when it took its first event. */
+static ssize_t first_sched_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	return irqstorm_show_channels(dev, buf, irqstorm_show_first_sched);
+}
+static DEVICE_ATTR_RO(first_sched);
+
+/*
+ * Write a channel's number: free its IRQ now, storm or not. The device
+ * keeps raising; free_irq() must still return once the handler (or its
+ * thread, or a queued run of it) is done.
+ */
+static ssize_t free_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct irqstorm *st = dev_get_drvdata(dev);
+	unsigned int ch;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &ch);
+	if (ret)
+		return ret;
+	if (ch >= NCH || !st->ch[ch].active)
+		return -EINVAL;
+	st->ch[ch].active = false;
+	devm_free_irq(dev, st->ch[ch].irq, &st->ch[ch]);
+	return count;
+}
+static DEVICE_ATTR_WO(free);
+
 static ssize_t running_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -463,6 +511,8 @@ static struct attribute *irqstorm_attrs[] = {
 	&dev_attr_spin_timeouts.attr,
 	&dev_attr_thread_pid.attr,
 	&dev_attr_primary_pid.attr,
+	&dev_attr_first_sched.attr,
+	&dev_attr_free.attr,
 	&dev_attr_i8042.attr,
 	NULL
 };
