@@ -6,12 +6,12 @@
 #
 #   cases.sh IRQSTORM SCENARIO-DIR
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 irqstorm=$1
 dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # run NAME SCENARIO PROFILE EXPECTED-STATUS [options]: summary.json path
 run() {

@@ -7,13 +7,10 @@
 #
 #   changes.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
-irqstorm=$1
-scenario=$2
-shift 2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 
-"$irqstorm" run "$scenario" --out "$out/run" --quiet "$@" --duration 1 \
+"$irqstorm" run "$scenario" --out "$out/run" --quiet "${extra[@]}" --duration 1 \
 	--set channel0.rate=2000 --set channel1.pattern=periodic --set channel1.rate=1000 \
 	--set channel1.enable=false \
 	--set 'changes.0.2=channel0.rate=4000; channel1.enable=true' ||

@@ -6,14 +6,11 @@
 #
 #   determinism.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
-irqstorm=$1
-scenario=$2
-shift 2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 
 for i in 1 2 3; do
-	"$irqstorm" run "$scenario" --out "$out/$i" --quiet "$@" ||
+	"$irqstorm" run "$scenario" --out "$out/$i" --quiet "${extra[@]}" ||
 		{ echo "FAIL: run $i exited with $?" >&2; cat "$out/$i/INCOMPLETE" >&2 || true; exit 1; }
 	jq 'del(.wall_seconds)' "$out/$i/summary.json" >"$out/$i/numbers.json"
 done
@@ -25,7 +22,7 @@ for i in 2 3; do
 	done
 done
 # The seed matters: another seed is another machine (KASLR, hash seeds).
-"$irqstorm" run "$scenario" --out "$out/3" --quiet --set machine.seed=2 "$@"
+"$irqstorm" run "$scenario" --out "$out/3" --quiet --set machine.seed=2 "${extra[@]}"
 if cmp -s "$out/1/records.csv" "$out/3/records.csv"; then
 	echo "FAIL: machine.seed changed nothing: the test cannot tell" >&2
 	exit 1

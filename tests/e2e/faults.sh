@@ -7,6 +7,7 @@
 #
 #   faults.sh IRQSTORM SCENARIO QEMU-DIR
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 irqstorm=$1
 scenario=$2
 qemu_dir=$3
@@ -20,7 +21,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # expect NAME STATUS REASON-REGEX : the run's status, reason, and leftovers
 expect() {

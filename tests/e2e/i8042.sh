@@ -8,12 +8,8 @@
 #
 #   i8042.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
-irqstorm=$1
-scenario=$2
-shift 2
-extra=("$@")
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 
 run() {	# run NAME THREADING STATUS: the i8042 result, "completed:NS" or "timeout:NS"
 	local status=0

@@ -11,13 +11,8 @@
 #
 #   kernel-series.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
-irqstorm=$1
-scenario=$2
-shift 2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 run() {	# run NAME CMDLINE [options]
 	local name=$1 cmdline=$2
 	shift 2
@@ -30,18 +25,18 @@ run() {	# run NAME CMDLINE [options]
 g() { jq -r ".counts.guest.$2" "$out/$1/summary.json"; }
 console() { tr -d '\r' <"$out/$1/console.log"; }	# the serial console ends lines with CR LF
 
-run prio "threadirqs irqthread.prio=irqstorm0:fifo:73" "$@"
+run prio "threadirqs irqthread.prio=irqstorm0:fifo:73" "${extra[@]}"
 [ "$(g prio 'first_sched' | cut -d, -f1)" = "1:73" ] ||
 	fail "prio: first event ran at $(g prio first_sched), not FIFO 73"
 console prio | grep -qE '^init: irq [0-9]+ thread: irqstorm0 [0-9]+ fifo 73$' ||
 	fail "prio: /proc/irq/N/threads does not show fifo 73"
 
-run bad "threadirqs irqthread.prio=irqstorm0:fifo:999" "$@"
+run bad "threadirqs irqthread.prio=irqstorm0:fifo:999" "${extra[@]}"
 console bad | grep -q "irqthread.prio: ignoring 'irqstorm0:fifo:999': priority out of range" ||
 	fail "bad: the bad entry was not reported"
 [ "$(g bad 'first_sched' | cut -d, -f1)" = "1:50" ] || fail "bad: not the default FIFO 50"
 
-run single "threadirqs=single" --set guest.free_irq=true "$@"
+run single "threadirqs=single" --set guest.free_irq=true "${extra[@]}"
 console single | grep -q 'threadirqs=single: threaded handlers run in one irqd thread per CPU' ||
 	fail "single: irqd not announced"
 console single | grep -qE '^init: irq [0-9]+ thread: irqstorm0 irqd$' ||

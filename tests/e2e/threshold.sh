@@ -6,14 +6,11 @@
 #
 #   threshold.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
-irqstorm=$1
-scenario=$2
-shift 2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 
 status=0
-"$irqstorm" run "$scenario" --out "$out/tight" --quiet "$@" \
+"$irqstorm" run "$scenario" --out "$out/tight" --quiet "${extra[@]}" \
 	--set thresholds.done_max_us=0.001 --set thresholds.hardirq_avg_us=100000 || status=$?
 [ "$status" -eq 2 ] || { echo "FAIL: exceeded threshold gave exit $status, not 2" >&2; exit 1; }
 jq -e '.complete and .return_code == 2 and (.failed_checks | length) == 0
@@ -23,6 +20,6 @@ jq -e '.complete and .return_code == 2 and (.failed_checks | length) == 0
 	"$out/tight/summary.json" >/dev/null || { echo "FAIL: summary.json thresholds" >&2; exit 1; }
 [ ! -e "$out/tight/INCOMPLETE" ] || { echo "FAIL: marked incomplete" >&2; exit 1; }
 
-"$irqstorm" run "$scenario" --out "$out/loose" --quiet "$@" --set thresholds.done_max_us=100000 ||
+"$irqstorm" run "$scenario" --out "$out/loose" --quiet "${extra[@]}" --set thresholds.done_max_us=100000 ||
 	{ echo "FAIL: a met threshold gave exit $?" >&2; exit 1; }
 echo "ok: exceeded -> 2, met -> 0"
