@@ -164,6 +164,9 @@ static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
 	int n = channel_of_group(group);
 	const char *g = n >= 0 ? "channel" : group;
 
+	/* "channel" alone names no channel: its keys need channel0..3. */
+	if (n < 0 && !g_strcmp0(group, "channel"))
+		return NULL;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
 		if (!g_strcmp0(keys[i].group, g) && !g_strcmp0(keys[i].key, key)) {
 			*base = n >= 0 ? (void *)&sc->ch[n] : (void *)sc;

@@ -192,6 +192,11 @@ static void test_set(void)
 	g_assert_false(irqstorm_scenario_set(sc, "nope.rate=1", &err));
 	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN);
 	g_clear_error(&err);
+	/* "channel" alone names no channel (the fuzzer found this writing a
+	 * channel field through the scenario's base). */
+	g_assert_false(irqstorm_scenario_set(sc, "channel.rate=99", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN);
+	g_clear_error(&err);
 	g_assert_false(irqstorm_scenario_set(sc, "machine.cpus=4", &err));
 	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT);
 }
