@@ -147,6 +147,7 @@ struct IrqstormState {
     uint8_t *log_records;
     uint32_t ring_records;
 
+    bool stamps;                        /* property: track events, stamp, log */
     bool running;                       /* CTRL.RUN */
     uint64_t next_seq;
     uint64_t log_producer;              /* device's copy; never read back */
@@ -406,6 +407,7 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
     uint32_t mode = irqstorm_irq_mode(s);
     IrqstormEvent *ev;
     uint32_t flags;
+    uint64_t seq;
 
     ch->raised++;
     if (mode == IRQSTORM_IRQ_MODE_INTX && ch->pending_count) {
@@ -419,17 +421,25 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
         trace_irqstorm_coalesce(ch->index, ch->pending[ch->pending_head]);
         return;
     }
-    flags = mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
-            mode == IRQSTORM_IRQ_MODE_MSI ? IRQSTORM_REC_MSI : IRQSTORM_REC_MSIX;
-    ev = irqstorm_event_new(s, ch, now, flags);
     if (ch->pending_count) {
-        ev->rec.flags |= IRQSTORM_REC_OVERLAP;
-        ev->rec.coalesced = ch->pending_count;
         ch->overlapped++;
     }
-    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] =
-        ev->rec.seq;
-    trace_irqstorm_raise(ch->index, ev->rec.seq, now);
+    if (s->stamps) {
+        flags = mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
+                mode == IRQSTORM_IRQ_MODE_MSI ? IRQSTORM_REC_MSI :
+                                                IRQSTORM_REC_MSIX;
+        ev = irqstorm_event_new(s, ch, now, flags);
+        if (ch->pending_count) {
+            ev->rec.flags |= IRQSTORM_REC_OVERLAP;
+            ev->rec.coalesced = ch->pending_count;
+        }
+        seq = ev->rec.seq;
+    } else {
+        /* Uninstrumented: events are only sequence numbers to claim. */
+        seq = ++s->next_seq;
+    }
+    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] = seq;
+    trace_irqstorm_raise(ch->index, seq, now);
     if (mode == IRQSTORM_IRQ_MODE_INTX) {
         irqstorm_update_intx(s);
     } else {
@@ -578,6 +588,9 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
             continue;
         }
         trace_irqstorm_ack(i, ch->pending[ch->pending_head]);
+        if (!s->stamps) {
+            ch->handled++;      /* no done stamps to count */
+        }
         ch->pending_head = (ch->pending_head + 1) % IRQSTORM_INFLIGHT;
         ch->pending_count--;
         if (ch->claimed) {
@@ -590,9 +603,14 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
 static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
                            const char *stage)
 {
-    int64_t now = irqstorm_now();
-    IrqstormEvent *ev = seq32 ? irqstorm_event_find(s, seq32) : NULL;
+    int64_t now;
+    IrqstormEvent *ev;
 
+    if (!s->stamps) {
+        return;                 /* stamps=off: accepted, ignored */
+    }
+    now = irqstorm_now();
+    ev = seq32 ? irqstorm_event_find(s, seq32) : NULL;
     if (!ev) {
         irqstorm_guest_error(s, "%s stamp for unknown or stale seq %u",
                              stage, seq32);
@@ -1320,6 +1338,12 @@ static const VMStateDescription vmstate_irqstorm = {
 static Property irqstorm_properties[] = {
     DEFINE_PROP_LINK("memdev", IrqstormState, hostmem, TYPE_MEMORY_BACKEND,
                      HostMemoryBackend *),
+    /*
+     * off: no events tracked, no stamps taken, nothing logged; interrupts,
+     * claims and acks as usual (handled counts acks). For measuring what
+     * the instrumentation itself costs. PIO and busy-wait work need it on.
+     */
+    DEFINE_PROP_BOOL("stamps", IrqstormState, stamps, true),
     DEFINE_PROP_END_OF_LIST(),
 };
 

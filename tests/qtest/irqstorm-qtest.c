@@ -670,6 +670,26 @@ static void test_probe(void)
     fixture_stop(&f);
 }
 
+/* stamps=off: interrupts, claims and acks as usual, nothing tracked or logged. */
+static void test_stamps_off(void)
+{
+    Fixture f = { 0 };
+
+    fixture_start(&f, 1 << 20, ",ch0-period-ns=1000,stamps=off");
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, PERIOD_NS);
+    g_assert_true(intx(&f));
+    g_assert_cmpuint(ch_rd(&f, 0, IRQSTORM_CH_CLAIM), ==, 1);
+    wr(&f, IRQSTORM_REG_STAMP_HARDIRQ, 1);              /* ignored, no error */
+    wr(&f, IRQSTORM_REG_ACK, 1);
+    g_assert_false(intx(&f));
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-handled"), ==, 1);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-in-flight"), ==, 0);
+    g_assert_cmpuint(qom_get_u64(&f, "guest-errors"), ==, 0);
+    g_assert_cmpuint(producer(&f), ==, 0);
+    fixture_stop(&f);
+}
+
 /* Bad property values are refused with a message that says why. */
 static void test_qom_errors(void)
 {
@@ -845,6 +865,7 @@ int main(int argc, char **argv)
     qtest_add_func("/irqstorm/ready-channel", test_ready_channel);
     qtest_add_func("/irqstorm/probe", test_probe);
     qtest_add_func("/irqstorm/qom-errors", test_qom_errors);
+    qtest_add_func("/irqstorm/stamps-off", test_stamps_off);
     qtest_add_func("/irqstorm/random-access", test_random_access);
     if (g_test_perf()) {
         qtest_add_func("/irqstorm/perf/raise", test_perf_raise);
