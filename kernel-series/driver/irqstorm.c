@@ -85,6 +85,14 @@ static int n_resched;
 module_param_array(resched, uint, &n_resched, 0444);
 MODULE_PARM_DESC(resched, "Per channel: cond_resched() every N PIO words in thread context (0: never)");
 
+static bool stamps = true;
+module_param(stamps, bool, 0444);
+MODULE_PARM_DESC(stamps, "Write the stage stamps (default on; off only to measure their cost)");
+
+static bool handler_clock;
+module_param(handler_clock, bool, 0444);
+MODULE_PARM_DESC(handler_clock, "Sum each channel's time in handlers into handler_ns (costs two clock reads per event)");
+
 static uint spin_timeout_us = 10000;
 module_param(spin_timeout_us, uint, 0444);
 MODULE_PARM_DESC(spin_timeout_us, "Bound of a spin work item, us (default 10000)");
@@ -110,6 +118,7 @@ struct irqstorm_chan {
 	u64 handled;
 	u64 unclaimed;
 	u64 spin_timeouts;
+	u64 handler_ns;		/* with handler_clock: in handlers, claim to ack */
 	pid_t thread_pid;	/* the thread that runs the work, if any */
 	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
 	/* Policy and priority of the thread when it took its first event. */
@@ -137,6 +146,13 @@ static u32 irqstorm_read(struct irqstorm *st, unsigned int reg)
 static void irqstorm_write(struct irqstorm *st, unsigned int reg, u32 val)
 {
 	writel(val, st->regs + reg);
+}
+
+/* A stage stamp, unless stamps are off (to measure what they cost). */
+static void irqstorm_stamp(struct irqstorm *st, unsigned int reg, u32 seq)
+{
+	if (stamps)
+		irqstorm_write(st, reg, seq);
 }
 
 static u32 irqstorm_ch_read(struct irqstorm_chan *c, unsigned int reg)
@@ -177,8 +193,11 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 	}
 }
 
-/* The work of one event, then done and ack, oldest first. */
-static void irqstorm_complete(struct irqstorm_chan *c, u32 seq)
+/*
+ * The work of one event, then done and ack, oldest first. start: when its
+ * handler took it, for the time spent in handlers.
+ */
+static void irqstorm_complete(struct irqstorm_chan *c, u32 seq, ktime_t start)
 {
 	if (!c->first_seen && !in_hardirq()) {
 		c->first_policy = current->policy;
@@ -196,8 +215,11 @@ static void irqstorm_complete(struct irqstorm_chan *c, u32 seq)
 	case WORK_IGNORE:
 		break;
 	}
-	irqstorm_write(c->st, IRQSTORM_REG_STAMP_DONE, seq);
+	irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_DONE, seq);
 	irqstorm_write(c->st, IRQSTORM_REG_ACK, BIT(c->index));
+	if (handler_clock)
+		WRITE_ONCE(c->handler_ns,
+			   c->handler_ns + ktime_to_ns(ktime_sub(ktime_get(), start)));
 	irqstorm_inc(&c->handled);
 }
 
@@ -222,9 +244,11 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
-		irqstorm_write(c->st, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
+		ktime_t start = handler_clock ? ktime_get() : 0;
+
+		irqstorm_stamp(c->st, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
 			       IRQSTORM_REG_STAMP_THREAD, seq);
-		irqstorm_complete(c, seq);
+		irqstorm_complete(c, seq, start);
 		ret = IRQ_HANDLED;
 	}
 	if (ret == IRQ_NONE && hard)
@@ -252,7 +276,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 	while (c->work != WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
 	       (seq = irqstorm_claim(c))) {
 		if (hard)
-			irqstorm_write(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
+			irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
 		kfifo_put(&c->seqs, seq);
 		claimed = true;
 	}
@@ -271,8 +295,10 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (kfifo_get(&c->seqs, &seq)) {
-		irqstorm_write(c->st, IRQSTORM_REG_STAMP_THREAD, seq);
-		irqstorm_complete(c, seq);
+		ktime_t start = handler_clock ? ktime_get() : 0;
+
+		irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_THREAD, seq);
+		irqstorm_complete(c, seq, start);
 	}
 	return IRQ_HANDLED;
 }
@@ -367,6 +393,7 @@ IRQSTORM_CH_ATTR(work, "%s", c->active ? work_names[c->work] : "-");
 IRQSTORM_CH_ATTR(handled, "%llu", READ_ONCE(c->handled));
 IRQSTORM_CH_ATTR(unclaimed, "%llu", READ_ONCE(c->unclaimed));
 IRQSTORM_CH_ATTR(spin_timeouts, "%llu", READ_ONCE(c->spin_timeouts));
+IRQSTORM_CH_ATTR(handler_ns, "%llu", READ_ONCE(c->handler_ns));
 IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
 IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
@@ -509,6 +536,7 @@ static struct attribute *irqstorm_attrs[] = {
 	&dev_attr_handled.attr,
 	&dev_attr_unclaimed.attr,
 	&dev_attr_spin_timeouts.attr,
+	&dev_attr_handler_ns.attr,
 	&dev_attr_thread_pid.attr,
 	&dev_attr_primary_pid.attr,
 	&dev_attr_first_sched.attr,
