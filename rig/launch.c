@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,13 +45,25 @@ gboolean irqstorm_child_spawn(IrqstormChild *c, const char *const *argv,
 	return TRUE;
 }
 
+/* waitpid() that also records the CPU time the child used. */
+static pid_t child_wait(IrqstormChild *c, int options)
+{
+	struct rusage ru;
+	pid_t r = wait4(c->pid, &c->wait_status, options, &ru);
+
+	if (r == c->pid)
+		c->cpu_seconds = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	return r;
+}
+
 /* Wait up to timeout_ms for the child to exit; TRUE once it has. */
 gboolean irqstorm_child_reap(IrqstormChild *c, guint timeout_ms)
 {
 	gint64 deadline = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
 
 	while (c->pid && !c->exited) {
-		pid_t r = waitpid(c->pid, &c->wait_status, WNOHANG);
+		pid_t r = child_wait(c, WNOHANG);
 
 		if (r == c->pid || (r < 0 && errno == ECHILD)) {
 			c->exited = TRUE;
@@ -70,7 +83,7 @@ void irqstorm_child_kill(IrqstormChild *c)
 		return;
 	kill(-c->pid, SIGKILL);
 	if (!c->exited) {
-		while (waitpid(c->pid, &c->wait_status, 0) < 0 && errno == EINTR)
+		while (child_wait(c, 0) < 0 && errno == EINTR)
 			;
 		c->exited = TRUE;
 	}

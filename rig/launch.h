@@ -11,6 +11,7 @@ typedef struct {
 	GPid pid;		/* also the process group id; 0: none */
 	gboolean exited;
 	int wait_status;	/* as from waitpid(), valid when exited */
+	double cpu_seconds;	/* user + system CPU time, valid when exited */
 } IrqstormChild;
 
 gboolean irqstorm_child_spawn(IrqstormChild *c, const char *const *argv,

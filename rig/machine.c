@@ -38,6 +38,9 @@ static char *device_opts(const IrqstormScenario *sc)
 {
 	GString *d = g_string_new("irqstorm,id=storm,memdev=irqstorm-log");
 
+	if (!sc->stamps)
+		g_string_append(d, ",stamps=off");
+
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		const IrqstormChannelSpec *c = &sc->ch[n];
 
@@ -207,6 +210,10 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 			       sc->probe_prio, sc->probe_period_us, sc->probe_cpu);
 	if (sc->free_irq)
 		g_string_append(out, "free_irq=on\n");
+	if (!sc->stamps)
+		g_string_append(out, "stamps=off\n");
+	if (sc->handler_clock)
+		g_string_append(out, "handler_clock=on\n");
 	if (sc->i8042_channel != IRQSTORM_NONE)
 		g_string_append_printf(out, "i8042=%d:%u\n", sc->i8042_channel,
 				       sc->i8042_timeout_us);

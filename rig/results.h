@@ -52,6 +52,7 @@ typedef struct {
 	double guest_uptime_s;		/* last kernel log time stamp, or -1 */
 	GPtrArray *kernel_events;	/* notable kernel log lines (char *) */
 	double wall_seconds;
+	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
 
 	/* filled by irqstorm_results_finish() */
 	gboolean complete;

@@ -556,6 +556,7 @@ int irqstorm_run(const IrqstormRunSettings *set, GError **error)
 	}
 	res->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
 	stop_qemu(&rl);
+	res->qemu_cpu_seconds = rl.child.cpu_seconds;
 	if (rl.collector)
 		res->data = irqstorm_collector_finish(rl.collector);
 	/* A write that failed during the run (a full disk) left the error

@@ -94,12 +94,14 @@ static const KeyDesc keys[] = {
 	{ "guest", "i8042_channel", KEY_OPT_INT, OFF(i8042_channel), 0, NCH - 1, NULL },
 	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
 	{ "guest", "free_irq", KEY_BOOL, OFF(free_irq), 0, 0, NULL },
+	{ "guest", "handler_clock", KEY_BOOL, OFF(handler_clock), 0, 0, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
 	{ "run", "bin_ns", KEY_UINT64, OFF(bin_ns), 1, 1000000000, NULL },
 	{ "run", "bins", KEY_UINT, OFF(bins), 10, 10000000, NULL },
 	{ "run", "log_mb", KEY_UINT, OFF(log_mb), 1, 1024, NULL },
+	{ "run", "stamps", KEY_BOOL, OFF(stamps), 0, 0, NULL },
 };
 
 /* The field key k stands for, in the scenario or in channel ch's spec. */
@@ -143,6 +145,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->bin_ns = 1000;
 	sc->bins = 10000;
 	sc->log_mb = 16;
+	sc->stamps = TRUE;
 }
 
 /* Channel n of a group name "channelN", or -1 if it is no channel group. */
@@ -407,6 +410,10 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 
 	if (c->pattern == IRQSTORM_PATTERN_OFF)
 		return TRUE;
+	if (!sc->stamps && (c->work == IRQSTORM_WORK_PIO || c->work == IRQSTORM_WORK_SPIN))
+		return conflict(error, "%s: [channel%u] work = %s needs [run] stamps = "
+				"true: the device hands out work per tracked event",
+				where, n, irqstorm_work_name(c->work));
 	if (c->work == IRQSTORM_WORK_PIO && !c->pio_words)
 		return conflict(error, "%s: [channel%u] work = pio needs pio_words > 0",
 				where, n);
@@ -469,6 +476,9 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 	if (sc->i8042_channel != IRQSTORM_NONE && !(active & 1u << sc->i8042_channel))
 		return conflict(error, "%s: [guest] i8042_channel = %d is not an "
 				"active channel", where, sc->i8042_channel);
+	if (!sc->stamps && (sc->probe || sc->thresholds->len))
+		return conflict(error, "%s: [run] stamps = false records no latencies: "
+				"no probe, no thresholds", where);
 	if (sc->probe && sc->probe_cpu >= sc->cpus)
 		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
 				"has %u CPUs", where, sc->probe_cpu, sc->cpus);

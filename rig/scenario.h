@@ -133,6 +133,7 @@ typedef struct {
 	int i8042_channel;		/* run the i8042 region on it, or NONE */
 	guint i8042_timeout_us;
 	gboolean free_irq;		/* free_irq() every channel mid-storm */
+	gboolean handler_clock;		/* guest sums time in handlers */
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */
@@ -151,6 +152,7 @@ typedef struct {
 	guint64 bin_ns;			/* histogram bin width */
 	guint bins;			/* histogram bins before overflow */
 	guint log_mb;			/* shared log size, power of two */
+	gboolean stamps;		/* off: no stage stamps, no records */
 } IrqstormScenario;
 
 IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error);

@@ -146,6 +146,12 @@ static void test_errors(void)
 		{ "[run]\nduration = 0.0001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "duration" },
 		{ "[run]\nlog_mb = 3\n", IRQSTORM_SCENARIO_ERROR_VALUE, "power of two" },
 		{ "[machine]\naccel = kvm\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "icount" },
+		{ "[run]\nstamps = false\n[channel0]\nwork = pio\npio_words = 4\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "stamps = true" },
+		{ "[run]\nstamps = false\n[guest]\nprobe = true\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no probe" },
+		{ "[run]\nstamps = false\n[thresholds]\ndone_max_us = 5\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no thresholds" },
 		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
 	};
 
@@ -253,6 +259,7 @@ static void test_argv(void)
 	g_assert_true(has_opt(argv, "-object", "mem-path=/t/a,,b,"));
 	g_assert_true(has_opt(argv, "-device", "ch0-pattern=periodic,ch0-period-ns=250000"));
 	g_assert_false(has_opt(argv, "-device", "ch1-pattern"));
+	g_assert_false(has_opt(argv, "-device", "stamps"));
 	g_assert_true(g_strv_contains((const char *const *)argv, "-no-shutdown"));
 	/* The printed command line parses back to the same argv. */
 	g_assert_true(g_shell_parse_argv(line, NULL, &back, &err));
@@ -262,6 +269,11 @@ static void test_argv(void)
 	g_strfreev(argv);
 	argv = irqstorm_machine_argv(sc, &p);
 	g_assert_false(g_strv_contains((const char *const *)argv, "-icount"));
+
+	g_assert_true(irqstorm_scenario_set(sc, "run.stamps=false", &err));
+	g_strfreev(argv);
+	argv = irqstorm_machine_argv(sc, &p);
+	g_assert_true(has_opt(argv, "-device", ",stamps=off"));
 }
 
 /* The guest's settings: one value per channel where the driver takes arrays. */
@@ -285,6 +297,15 @@ static void test_guest_conf(void)
 	g_assert_nonnull(strstr(conf, "\nthread_prio=-,70,-,-\n"));
 	g_assert_nonnull(strstr(conf, "\ni8042=0:20000\n"));
 	g_assert_nonnull(strstr(conf, "\nprobe=off\n"));
+	g_assert_null(strstr(conf, "stamps"));
+	g_assert_null(strstr(conf, "handler_clock"));
+	g_free(conf);
+	g_assert_true(irqstorm_scenario_set(sc, "channel1.work=none", &err));
+	g_assert_true(irqstorm_scenario_set(sc, "run.stamps=false", &err));
+	g_assert_true(irqstorm_scenario_set(sc, "guest.handler_clock=true", &err));
+	conf = irqstorm_machine_guest_conf(sc);
+	g_assert_nonnull(strstr(conf, "\nstamps=off\n"));
+	g_assert_nonnull(strstr(conf, "\nhandler_clock=on\n"));
 }
 
 /* Thresholds: stage, statistic and limit from the key, round trip, --set. */
