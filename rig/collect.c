@@ -89,12 +89,9 @@ static gboolean collect_drain(IrqstormCollector *c, gsize *n)
 	if (!*n)
 		return TRUE;
 	__atomic_store_n(&d->progress_records, d->records, __ATOMIC_RELAXED);
-	__atomic_store_n(&d->progress_max_done_ns,
-			 irqstorm_hist_max(d->all.hist[IRQSTORM_STAGE_DONE]),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&d->progress_max_probe_ns,
-			 irqstorm_hist_max(d->all.hist[IRQSTORM_STAGE_PROBE]),
-			 __ATOMIC_RELAXED);
+	for (guint st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		__atomic_store_n(&d->progress_max_ns[st], irqstorm_hist_max(d->all.hist[st]),
+				 __ATOMIC_RELAXED);
 	__atomic_store_n(&d->progress_virtual_ns, d->last_raise_ns - d->first_raise_ns,
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&d->progress_lost, irqstorm_log_lost(c->log), __ATOMIC_RELAXED);

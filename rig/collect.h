@@ -42,8 +42,7 @@ typedef struct {
 
 	/* progress, atomic */
 	guint64 progress_records;
-	guint64 progress_max_done_ns;
-	guint64 progress_max_probe_ns;
+	guint64 progress_max_ns[IRQSTORM_STAGE_COUNT];	/* per stage, all channels */
 	guint64 progress_virtual_ns;	/* last raise - first raise */
 	guint64 progress_lost;
 } IrqstormCollected;

@@ -174,14 +174,12 @@ static void loop_stop(RunLoop *rl, const char *reason)
 /*
  * A live line on a terminal, a plain line every 5 s otherwise: virtual time
  * of the storm so far out of its duration, wall time, interrupt records per
- * wall second, lost records, the worst done and probe latencies so far.
+ * wall second, lost records, the worst latency of each stage so far.
  */
 static void print_progress(RunLoop *rl, gint64 now)
 {
 	const IrqstormCollected *d = irqstorm_collector_peek(rl->collector);
 	guint64 n = __atomic_load_n(&d->progress_records, __ATOMIC_RELAXED);
-	guint64 done = __atomic_load_n(&d->progress_max_done_ns, __ATOMIC_RELAXED);
-	guint64 probe = __atomic_load_n(&d->progress_max_probe_ns, __ATOMIC_RELAXED);
 	guint64 vns = __atomic_load_n(&d->progress_virtual_ns, __ATOMIC_RELAXED);
 	guint64 lost = __atomic_load_n(&d->progress_lost, __ATOMIC_RELAXED);
 	double since = (now - rl->last_progress_us) / 1e6;
@@ -193,11 +191,17 @@ static void print_progress(RunLoop *rl, gint64 now)
 	if (!rl->tty && now - rl->last_progress_us < 5 * G_USEC_PER_SEC)
 		return;
 	fprintf(stderr, "%s[virtual %.2f/%.2f s, wall %.1f s] %" G_GUINT64_FORMAT
-		" records (%.0f/s), %" G_GUINT64_FORMAT " lost, max done %.1f us",
+		" records (%.0f/s), %" G_GUINT64_FORMAT " lost",
 		rl->tty ? "\r" : "", vns / 1e9, rl->set->scenario->duration_ms / 1e3,
-		(now - rl->start_us) / 1e6, n, rate, lost, done / 1e3);
-	if (probe)
-		fprintf(stderr, ", probe %.1f us", probe / 1e3);
+		(now - rl->start_us) / 1e6, n, rate, lost);
+	for (guint st = 0, first = 1; st < IRQSTORM_STAGE_COUNT; st++) {
+		guint64 max = __atomic_load_n(&d->progress_max_ns[st], __ATOMIC_RELAXED);
+
+		if (max)
+			fprintf(stderr, "%s %s %.1f", first ? ", max us:" : "",
+				irqstorm_stage_name(st), max / 1e3);
+		first &= !max;
+	}
 	fputs(rl->tty ? "   " : "\n", stderr);
 	rl->last_progress_us = now;
 	rl->last_progress_records = n;
