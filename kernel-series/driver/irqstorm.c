@@ -194,11 +194,14 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 }
 
 /*
- * The work of one event, then done and ack, oldest first. start: when its
- * handler took it, for the time spent in handlers.
+ * One claimed event, oldest first: the stamp of the stage it is taken in
+ * (stage_reg), its work, then done and ack.
  */
-static void irqstorm_complete(struct irqstorm_chan *c, u32 seq, ktime_t start)
+static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg)
 {
+	ktime_t start = handler_clock ? ktime_get() : 0;
+
+	irqstorm_stamp(c->st, stage_reg, seq);
 	if (!c->first_seen && !in_hardirq()) {
 		c->first_policy = current->policy;
 		c->first_prio = current->rt_priority;
@@ -244,11 +247,8 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
-		ktime_t start = handler_clock ? ktime_get() : 0;
-
-		irqstorm_stamp(c->st, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
-			       IRQSTORM_REG_STAMP_THREAD, seq);
-		irqstorm_complete(c, seq, start);
+		irqstorm_process(c, seq, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
+				 IRQSTORM_REG_STAMP_THREAD);
 		ret = IRQ_HANDLED;
 	}
 	if (ret == IRQ_NONE && hard)
@@ -294,12 +294,8 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 	u32 seq;
 
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
-	while (kfifo_get(&c->seqs, &seq)) {
-		ktime_t start = handler_clock ? ktime_get() : 0;
-
-		irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_THREAD, seq);
-		irqstorm_complete(c, seq, start);
-	}
+	while (kfifo_get(&c->seqs, &seq))
+		irqstorm_process(c, seq, IRQSTORM_REG_STAMP_THREAD);
 	return IRQ_HANDLED;
 }
 
