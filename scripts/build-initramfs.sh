@@ -8,7 +8,7 @@
 #
 # Needs KERNELDIR/irqstorm-FLAVOUR.ko and KERNELDIR/gen_init_cpio-FLAVOUR
 # from scripts/build-kernel.sh. Writes OUTDIR/initramfs-FLAVOUR.cpio.gz, byte for
-# byte reproducible (fixed timestamps, gzip -n).
+# byte reproducible (fixed timestamps, gzip -n, the helper stripped).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,8 +31,13 @@ gen=$KDIR/gen_init_cpio-$FLAVOUR
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The helper as built carries debug information with the build directory's
+# path and a build ID that hashes it: strip both, so that every build of
+# the same sources packs the same bytes (and, under icount, the guest
+# unpacks them in the same number of instructions).
+strip --strip-all --remove-section=.note.gnu.build-id -o "$tmp/irqstorm-guest" "$GUEST"
 sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
-	-e "s|@GUEST@|$GUEST|" \
+	-e "s|@GUEST@|$tmp/irqstorm-guest|" \
 	-e "s|@MODULE@|$(readlink -f "$mod")|" \
 	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
 "$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"

@@ -38,9 +38,17 @@ while read -r p; do
 	[ -n "$p" ] && patches+=("$KS/patches/$p")
 done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$KS/series")
 
+# A reproducible build (Documentation/kbuild/reproducible-builds.rst): the
+# version string carries no build time, user or host, so two builds of the
+# same inputs give the same bzImage and, under icount, the same guest timing.
+# The version string still names the Debian source version (kernel-release).
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=irqstorm KBUILD_BUILD_HOST=irqstorm KBUILD_BUILD_VERSION=1
+
 srckey=$(hash_inputs "$pkg=$ver" "$KS/series" "${patches[@]}")
 src=$IRQSTORM_CACHE/linux/src-$srckey
-bkey=$(hash_inputs "$srckey" "${FRAGS[@]}")
+bkey=$(hash_inputs "$srckey" "${FRAGS[@]}" \
+	"build=$KBUILD_BUILD_TIMESTAMP/$KBUILD_BUILD_USER@$KBUILD_BUILD_HOST#$KBUILD_BUILD_VERSION")
 obj=$IRQSTORM_CACHE/linux/$FLAVOUR-$bkey
 mkdir -p "$IRQSTORM_CACHE/linux"
 exec 9>"$IRQSTORM_CACHE/linux/lock"
