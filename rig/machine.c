@@ -214,10 +214,20 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 		g_string_append(out, "stamps=off\n");
 	if (sc->handler_clock)
 		g_string_append(out, "handler_clock=on\n");
+	if (sc->cyclictest)
+		g_string_append_printf(out, "cyclictest=on\ncyclictest_prio=%u\n",
+				       sc->cyclictest_prio);
 	if (sc->i8042_channel != IRQSTORM_NONE)
 		g_string_append_printf(out, "i8042=%d:%u\n", sc->i8042_channel,
 				       sc->i8042_timeout_us);
 	return g_string_free(out, FALSE);
+}
+
+/* The initramfs a run boots: the flavour's, with cyclictest when asked. */
+char *irqstorm_machine_initrd_name(const IrqstormScenario *sc)
+{
+	return g_strdup_printf("initramfs-%s%s.cpio.gz", sc->flavour,
+			       sc->cyclictest ? "-cyclictest" : "");
 }
 
 /* argv as one line a user can paste into a POSIX shell. */

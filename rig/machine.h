@@ -25,6 +25,7 @@ typedef struct {
 GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 			    const IrqstormMachinePaths *p);
 char *irqstorm_machine_guest_conf(const IrqstormScenario *sc);
+char *irqstorm_machine_initrd_name(const IrqstormScenario *sc);
 char *irqstorm_argv_to_shell(const char *const *argv);
 
 #endif /* IRQSTORM_MACHINE_H */

@@ -132,8 +132,8 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 	g_autofree char *qemu = g_build_filename(set->qemu_dir, "qemu-system-x86_64", NULL);
 	g_autofree char *kernel = g_strdup_printf("%s/bzImage-%s", set->kernel_dir,
 						  sc->flavour);
-	g_autofree char *initrd = g_strdup_printf("%s/initramfs-%s.cpio.gz",
-						  set->initrd_dir, sc->flavour);
+	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
+	g_autofree char *initrd = g_build_filename(set->initrd_dir, iname, NULL);
 	IrqstormMachinePaths p = {
 		.qemu = qemu, .kernel = kernel, .initrd = initrd,
 		.log_path = "PRIVATE/log", .qmp_path = "PRIVATE/qmp.sock",
@@ -183,7 +183,7 @@ static int cmd_run(int argc, char **argv)
 		{ "kernel-dir", 0, 0, G_OPTION_ARG_FILENAME, &kernel_dir,
 		  "Where bzImage-FLAVOUR is (default: the build's)", "DIR" },
 		{ "initrd-dir", 0, 0, G_OPTION_ARG_FILENAME, &initrd_dir,
-		  "Where initramfs-FLAVOUR.cpio.gz is (default: the build's)", "DIR" },
+		  "Where initramfs-FLAVOUR[-cyclictest].cpio.gz is (default: the build's)", "DIR" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - one run");

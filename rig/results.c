@@ -333,6 +333,14 @@ static void run_checks(IrqstormResults *res)
 			check_eq(res, "guest probe samples", v, "device probes",
 				 res->dev_probes);
 	}
+	if (sc->cyclictest) {
+		if (!guest_u64(res, "cyclictest_cycles", &v))
+			g_ptr_array_add(res->failed_checks,
+					g_strdup("the guest did not report cyclictest's summary"));
+		else
+			check_eq(res, "guest cyclictest cycles", v, "loops asked for",
+				 irqstorm_scenario_cyclictest_loops(sc));
+	}
 }
 
 /* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */
@@ -880,6 +888,13 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 			"avg %.2f us, max %.2f us\n", irqstorm_hist_count(h),
 			irqstorm_hist_avg(h) / 1e3, irqstorm_hist_max(h) / 1e3);
 	}
+	if (sc->cyclictest && guest_value(res, "cyclictest_cycles"))
+		fprintf(out, "  cyclictest (guest, FIFO %u, every %u us): %s cycles, late by "
+			"min %s us, avg %s us, max %s us\n", sc->cyclictest_prio,
+			sc->probe_period_us, guest_value(res, "cyclictest_cycles"),
+			guest_value(res, "cyclictest_min_us") ?: "?",
+			guest_value(res, "cyclictest_avg_us") ?: "?",
+			guest_value(res, "cyclictest_max_us") ?: "?");
 	if ((s = guest_value(res, "i8042")) && g_strcmp0(s, "none"))
 		fprintf(out, "  i8042 region: %s\n", s);
 	for (guint i = 0; i < res->kernel_events->len; i++)

@@ -105,7 +105,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 {
 	const IrqstormScenario *sc = set->scenario;
 	g_autofree char *kname = g_strdup_printf("bzImage-%s", sc->flavour);
-	g_autofree char *iname = g_strdup_printf("initramfs-%s.cpio.gz", sc->flavour);
+	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
 	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
 	int fd;
 

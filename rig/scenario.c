@@ -95,6 +95,8 @@ static const KeyDesc keys[] = {
 	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
 	{ "guest", "free_irq", KEY_BOOL, OFF(free_irq), 0, 0, NULL },
 	{ "guest", "handler_clock", KEY_BOOL, OFF(handler_clock), 0, 0, NULL },
+	{ "guest", "cyclictest", KEY_BOOL, OFF(cyclictest), 0, 0, NULL },
+	{ "guest", "cyclictest_prio", KEY_UINT, OFF(cyclictest_prio), 1, 99, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
@@ -134,6 +136,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->spin_timeout_us = 10000;
 	sc->probe_prio = 80;
 	sc->probe_period_us = 1000;
+	sc->cyclictest_prio = 79;
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
@@ -937,6 +940,13 @@ guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc)
 		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF)
 			mask |= 1u << n;
 	return mask;
+}
+
+/* The cycles cyclictest runs in the guest: as many periods as fit in the
+ * storm, at least one (guest-init/init computes the same). */
+guint64 irqstorm_scenario_cyclictest_loops(const IrqstormScenario *sc)
+{
+	return MAX(sc->duration_ms * 1000 / sc->probe_period_us, 1);
 }
 
 const char *irqstorm_pattern_name(IrqstormPattern p)

@@ -12,8 +12,8 @@ PKGS=(
 	seabios qemu-system-data
 	# Linux from Debian's source
 	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
-	# guest userland and plots
-	busybox-static gnuplot-nox
+	# guest userland (cyclictest: the guest's optional cross-check) and plots
+	busybox-static rt-tests gnuplot-nox
 	# tests: JSON checks, the sanitizer and fuzzing build
 	jq clang libclang-rt-14-dev
 )

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the guest initramfs for a kernel flavour: Debian's busybox-static,
 # guest-init/init, our static irqstorm-guest helper and the irqstorm driver
-# built for that kernel.
+# built for that kernel; and the same with Debian's cyclictest added.
 #
 #   scripts/build-initramfs.sh FLAVOUR KERNELDIR OUTDIR GUEST-HELPER
 #
 # Needs KERNELDIR/irqstorm-FLAVOUR.ko and KERNELDIR/gen_init_cpio-FLAVOUR
-# from scripts/build-kernel.sh. Writes OUTDIR/initramfs-FLAVOUR.cpio.gz, byte for
-# byte reproducible (fixed timestamps, gzip -n, the helper stripped).
+# from scripts/build-kernel.sh. Writes OUTDIR/initramfs-FLAVOUR.cpio.gz and
+# OUTDIR/initramfs-FLAVOUR-cyclictest.cpio.gz, byte for byte reproducible
+# (fixed timestamps, gzip -n, the helper stripped).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,5 +42,34 @@ sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
 	-e "s|@MODULE@|$(readlink -f "$mod")|" \
 	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
 "$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"
+
+# The same with Debian's cyclictest (rt-tests) and the shared libraries it
+# needs appended as a second archive, which the kernel unpacks over the
+# first: for [guest] cyclictest, the only runs that pay for unpacking libc.
+CYCLICTEST=/usr/bin/cyclictest
+[ -x "$CYCLICTEST" ] || die "$CYCLICTEST missing: install rt-tests (scripts/bootstrap.sh)"
+# ldd: "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)", and the loader
+# as "/lib64/ld-linux-x86-64.so.2 (0x...)": the guest gets each at the path
+# the binary asks for, as a plain file, under its parent directories.
+libs=$(ldd "$CYCLICTEST" | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' \
+	-e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p' | sort -u)
+{
+	for lib in $libs; do
+		d=${lib%/*}
+		while [ -n "$d" ]; do
+			echo "dir $d 0755 0 0"
+			d=${d%/*}
+		done
+	done | sort -u
+	for lib in $libs; do
+		echo "file $lib $(readlink -f "$lib") 0755 0 0"
+	done
+	echo "file /bin/cyclictest $CYCLICTEST 0755 0 0"
+} >"$tmp/cyclictest.list"
+grep -q '^file /lib.*/libc\.so' "$tmp/cyclictest.list" || die "ldd $CYCLICTEST found no libc"
+"$gen" -t 0 "$tmp/cyclictest.list" | gzip -n -9 >"$tmp/cyclictest.cpio.gz"
+cat "$tmp/initramfs.cpio.gz" "$tmp/cyclictest.cpio.gz" >"$tmp/initramfs-cyclictest.cpio.gz"
+
 sync_file "$tmp/initramfs.cpio.gz" "$OUT/initramfs-$FLAVOUR.cpio.gz"
-log "ok: $OUT/initramfs-$FLAVOUR.cpio.gz"
+sync_file "$tmp/initramfs-cyclictest.cpio.gz" "$OUT/initramfs-$FLAVOUR-cyclictest.cpio.gz"
+log "ok: $OUT/initramfs-$FLAVOUR.cpio.gz, initramfs-$FLAVOUR-cyclictest.cpio.gz"

@@ -299,6 +299,7 @@ static void test_guest_conf(void)
 	g_assert_nonnull(strstr(conf, "\nprobe=off\n"));
 	g_assert_null(strstr(conf, "stamps"));
 	g_assert_null(strstr(conf, "handler_clock"));
+	g_assert_null(strstr(conf, "cyclictest"));
 	g_free(conf);
 	g_assert_true(irqstorm_scenario_set(sc, "channel1.work=none", &err));
 	g_assert_true(irqstorm_scenario_set(sc, "run.stamps=false", &err));
@@ -306,6 +307,34 @@ static void test_guest_conf(void)
 	conf = irqstorm_machine_guest_conf(sc);
 	g_assert_nonnull(strstr(conf, "\nstamps=off\n"));
 	g_assert_nonnull(strstr(conf, "\nhandler_clock=on\n"));
+}
+
+/* cyclictest: its own initramfs, its priority, cycles that fill the storm. */
+static void test_cyclictest(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("[kernel]\nflavour = dyn\n"
+					      "[guest]\nprobe_period_us = 300\n"
+					      "[run]\nduration = 0.1\n", &err);
+	g_autofree char *name = NULL, *conf = NULL;
+
+	g_assert_no_error(err);
+	name = irqstorm_machine_initrd_name(sc);
+	g_assert_cmpstr(name, ==, "initramfs-dyn.cpio.gz");
+	g_free(name);
+	g_assert_true(irqstorm_scenario_set(sc, "guest.cyclictest=true", &err));
+	g_assert_true(irqstorm_scenario_set(sc, "guest.cyclictest_prio=60", &err));
+	g_assert_false(irqstorm_scenario_set(sc, "guest.cyclictest_prio=0", &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE);
+	g_clear_error(&err);
+	name = irqstorm_machine_initrd_name(sc);
+	g_assert_cmpstr(name, ==, "initramfs-dyn-cyclictest.cpio.gz");
+	conf = irqstorm_machine_guest_conf(sc);
+	g_assert_nonnull(strstr(conf, "\ncyclictest=on\ncyclictest_prio=60\n"));
+	/* 100 ms / 300 us: 333 whole periods; never 0, which would not end. */
+	g_assert_cmpuint(irqstorm_scenario_cyclictest_loops(sc), ==, 333);
+	g_assert_true(irqstorm_scenario_set(sc, "guest.probe_period_us=1000000", &err));
+	g_assert_cmpuint(irqstorm_scenario_cyclictest_loops(sc), ==, 1);
 }
 
 /* Thresholds: stage, statistic and limit from the key, round trip, --set. */
@@ -449,6 +478,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/round-trip", test_round_trip);
 	g_test_add_func("/machine/argv", test_argv);
 	g_test_add_func("/machine/guest-conf", test_guest_conf);
+	g_test_add_func("/machine/cyclictest", test_cyclictest);
 	g_test_add_func("/scenario/thresholds", test_thresholds);
 	g_test_add_func("/scenario/changes", test_changes);
 	g_test_add_func("/scenario/profiles", test_profiles);
