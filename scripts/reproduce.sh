@@ -5,20 +5,41 @@
 # one vCPU, seeded), draw the figures into docs/figures/, and write
 # docs/results.md from docs/results.md.in with the measured tables.
 #
-#   scripts/reproduce.sh [OUTDIR]     (default: results/reproduce)
+#   scripts/reproduce.sh [--docs DIR] [--irqstorm BIN] [OUTDIR]
+#
+#   OUTDIR          the runs (default: results/reproduce)
+#   --docs DIR      write results.md and figures/ under DIR, not docs/
+#                   (the e2e-results test compares that with docs/)
+#   --irqstorm BIN  use this irqstorm binary and skip the build
 #
 # Cells that end with exit status 1, 2 or 3 are outcomes here (a refusal,
 # a stall), not failures: the tables say what each run ended with.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() { die "usage: reproduce.sh [--docs DIR] [--irqstorm BIN] [OUTDIR]"; }
+DOCS=docs
+IRQSTORM=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--docs) [ $# -ge 2 ] || usage; DOCS=$(realpath -m "$2"); shift 2 ;;
+	--irqstorm) [ $# -ge 2 ] || usage; IRQSTORM=$(realpath "$2"); shift 2 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -le 1 ] || usage
+OUT=$(realpath -m "${1:-$IRQSTORM_TOP/results/reproduce}")
+
 cd "$IRQSTORM_TOP"
-OUT=${1:-results/reproduce}
-FIG=docs/figures
-IRQSTORM=build/rig/irqstorm
+FIG=$DOCS/figures
 CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx irqd-vs-threads)
 
-"$IRQSTORM_TOP/scripts/build.sh" build
+if [ -z "$IRQSTORM" ]; then
+	"$IRQSTORM_TOP/scripts/build.sh" build
+	IRQSTORM=build/rig/irqstorm
+fi
+[ -x "$IRQSTORM" ] || die "$IRQSTORM is not an executable"
 mkdir -p "$OUT" "$FIG"
 
 profiles() {	# the profiles of a scenario file, comma-separated, in file order
@@ -146,7 +167,7 @@ table_irqd() {
 	done
 }
 
-out=docs/results.md
+out=$DOCS/results.md
 {
 	while IFS= read -r line; do
 		case "$line" in
