@@ -264,6 +264,20 @@ static void check_eq(IrqstormResults *res, const char *what, guint64 a,
 						G_GUINT64_FORMAT, what, a, what_b, b));
 }
 
+/* The guest's number under key must be there and equal b. */
+static void check_guest_eq(IrqstormResults *res, const char *key,
+			   const char *what_b, guint64 b)
+{
+	g_autofree char *what = g_strdup_printf("guest %s", key);
+	guint64 v;
+
+	if (!guest_u64(res, key, &v))
+		g_ptr_array_add(res->failed_checks,
+				g_strdup_printf("the guest did not report %s", key));
+	else
+		check_eq(res, what, v, what_b, b);
+}
+
 /* Item n of a guest value "v0,v1,...", as a number; FALSE if absent. */
 static gboolean guest_item(const IrqstormResults *res, const char *key, guint n,
 			   guint64 *v)
@@ -312,7 +326,6 @@ static void run_checks(IrqstormResults *res)
 	const IrqstormScenario *sc = res->set->scenario;
 	const IrqstormCollected *d = res->data;
 	guint mask = irqstorm_scenario_channel_mask(sc);
-	guint64 v;
 
 	check_eq(res, "records lost by the ring", d->lost, "expected", 0);
 	check_eq(res, "device log-lost", res->dev_lost, "the log header's lost", d->lost);
@@ -325,22 +338,11 @@ static void run_checks(IrqstormResults *res)
 			check_channel(res, n);
 	check_eq(res, "probe records read", d->probe_records, "device probes",
 		 res->dev_probes);
-	if (sc->probe) {
-		if (!guest_u64(res, "probe_samples", &v))
-			g_ptr_array_add(res->failed_checks,
-					g_strdup("the guest did not report probe_samples"));
-		else
-			check_eq(res, "guest probe samples", v, "device probes",
-				 res->dev_probes);
-	}
-	if (sc->cyclictest) {
-		if (!guest_u64(res, "cyclictest_cycles", &v))
-			g_ptr_array_add(res->failed_checks,
-					g_strdup("the guest did not report cyclictest's summary"));
-		else
-			check_eq(res, "guest cyclictest cycles", v, "loops asked for",
-				 irqstorm_scenario_cyclictest_loops(sc));
-	}
+	if (sc->probe)
+		check_guest_eq(res, "probe_samples", "device probes", res->dev_probes);
+	if (sc->cyclictest)
+		check_guest_eq(res, "cyclictest_cycles", "loops asked for",
+			       irqstorm_scenario_cyclictest_loops(sc));
 }
 
 /* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */
