@@ -10,10 +10,8 @@
 #   results.sh IRQSTORM SOURCE-ROOT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-irqstorm=$1
-root=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+e2e_init "$@"	# the "scenario" argument is the source root here
+root=$scenario
 
 "$root/scripts/reproduce.sh" --docs "$out/docs" --irqstorm "$irqstorm" "$out/runs" >&2 ||
 	fail "scripts/reproduce.sh failed"
