@@ -87,26 +87,36 @@ if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
 	touch "$obj/.irqstorm-configured"
 fi
 
-log "building $FLAVOUR kernel in $obj (first time: ~8 CPU-minutes)"
-"${MAKE[@]}" -C "$src" O="$obj" bzImage modules >"$obj/build.log" 2>&1 ||
-	{ grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60 >&2; die "kernel build failed; see $obj/build.log"; }
+# A finished build is stamped: the tree changes only with its key, so a
+# warm run skips make (a no-op make of the tree costs seconds per flavour).
+if [ ! -f "$obj/.irqstorm-built" ]; then
+	log "building $FLAVOUR kernel in $obj (first time: ~8 CPU-minutes)"
+	"${MAKE[@]}" -C "$src" O="$obj" bzImage modules >"$obj/build.log" 2>&1 ||
+		{ grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60 >&2; die "kernel build failed; see $obj/build.log"; }
+	touch "$obj/.irqstorm-built"
+fi
 
 # The driver: staged beside the build (kbuild writes objects next to the
-# sources), the ABI header taken from the repository by include path.
+# sources), the ABI header taken from the repository by include path;
+# rebuilt when its sources or the ABI header change.
 mod=$obj/irqstorm-driver
 for f in "$KS"/driver/*; do
 	sync_file "$f" "$mod/${f##*/}"
 done
-"${MAKE[@]}" -C "$obj" M="$mod" IRQSTORM_INCLUDE="$IRQSTORM_TOP/include" W=1 modules \
-	>"$mod/build.log" 2>&1 ||
-	{ cat "$mod/build.log" >&2; die "driver build failed"; }
-if grep -q 'warning:' "$mod/build.log"; then
-	cat "$mod/build.log" >&2
-	die "driver build has warnings"
+drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP/include/irqstorm/abi.h" | sha256sum | cut -c1-16)
+if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvhash" ]; then
+	rm -f "$mod/.irqstorm-built"
+	"${MAKE[@]}" -C "$obj" M="$mod" IRQSTORM_INCLUDE="$IRQSTORM_TOP/include" W=1 modules \
+		>"$mod/build.log" 2>&1 ||
+		{ cat "$mod/build.log" >&2; die "driver build failed"; }
+	if grep -q 'warning:' "$mod/build.log"; then
+		cat "$mod/build.log" >&2
+		die "driver build has warnings"
+	fi
+	echo "$drvhash" >"$mod/.irqstorm-built"
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
-drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP/include/irqstorm/abi.h" | sha256sum | cut -c1-16)
 printf 'kernel-debian-source=%s %s\nkernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\n' \
 	"$pkg" "$ver" "$release" "$FLAVOUR" "$bkey" "$drvhash" >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
