@@ -5,14 +5,18 @@
  *   irqstorm-guest sched PID fifo|rr|other PRIO [CPU]
  *       Set a task's (an IRQ thread's) policy, priority and CPU affinity.
  *
- *   irqstorm-guest probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU
+ *   irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU
  *       The real-time probe: a SCHED_FIFO task on CPU that wakes every
- *       PERIOD_US with clock_nanosleep(TIMER_ABSTIME) for DURATION_MS,
- *       measures how late each wake-up is, and writes each lateness to the
- *       irqstorm device's PROBE register (BAR0, mapped from the PCI
- *       device's sysfs resource0), so the host log has the probe's latency
- *       in the same clock as the interrupts. Prints one line at the end:
- *       "probe samples=N max_ns=M avg_ns=A".
+ *       PERIOD_US with clock_nanosleep(TIMER_ABSTIME), measures how late
+ *       each wake-up is, and while the storm runs (the device's CTRL.RUN)
+ *       writes the lateness to the irqstorm device's PROBE register (BAR0,
+ *       mapped from the PCI device's sysfs resource0), so the host log has
+ *       the probe's latency in the same clock as the interrupts. It is
+ *       started before the storm and ends at the first wake-up after it
+ *       (or on SIGTERM, or after LIMIT_MS): wake-ups outside the storm are
+ *       not samples of it, and its teardown (munlockall, exit) stalls the
+ *       CPU for up to a millisecond, which must not land in the storm.
+ *       Prints one line at the end: "probe samples=N max_ns=M avg_ns=A".
  *
  * Static, so it runs in an initramfs with no C library. Exit status 0, or
  * 1 with a message on stderr.
@@ -22,6 +26,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,35 +134,51 @@ static volatile uint32_t *map_regs(const char *path)
 	return p;
 }
 
-/* probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU */
+static volatile sig_atomic_t probe_stop;
+
+static void probe_on_term(int sig)
+{
+	(void)sig;
+	probe_stop = 1;
+}
+
+/* probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU */
 static int cmd_probe(int argc, char **argv)
 {
+	/* No SA_RESTART: the signal ends the sleep it arrives in. */
+	struct sigaction sa = { .sa_handler = probe_on_term };
 	volatile uint32_t *regs;
-	long long period, duration, prio, cpu, n = 0, max = 0, sum = 0;
+	long long period, limit, prio, cpu, n = 0, max = 0, sum = 0;
+	int started = 0;
 	struct timespec next, now;
 	long long end;
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: irqstorm-guest probe RESOURCE0 PERIOD_US "
-			"DURATION_MS PRIO CPU\n");
+			"LIMIT_MS PRIO CPU\n");
 		return 1;
 	}
 	period = parse_num("period", argv[2], 10, 10 * 1000 * 1000);
-	duration = parse_num("duration", argv[3], 1, 3600 * 1000);
+	limit = parse_num("limit", argv[3], 1, 24 * 3600 * 1000);
 	prio = parse_num("priority", argv[4], 1, 99);
 	cpu = parse_num("cpu", argv[5], 0, CPU_SETSIZE - 1);
-	if (period < 0 || duration < 0 || prio < 0 || cpu < 0)
+	if (period < 0 || limit < 0 || prio < 0 || cpu < 0)
 		return 1;
 	regs = map_regs(argv[1]);
 	if (!regs)
 		return 1;
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
 		fprintf(stderr, "irqstorm-guest: mlockall: %s (continuing)\n", strerror(errno));
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) < 0) {
+		fprintf(stderr, "irqstorm-guest: sigaction: %s\n", strerror(errno));
+		return 1;
+	}
 	if (set_sched(0, SCHED_FIFO, prio, cpu))
 		return 1;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	end = ts_ns(&next) + duration * 1000000LL;
+	end = ts_ns(&next) + limit * 1000000LL;
 	for (;;) {
 		long long late;
 
@@ -166,13 +187,20 @@ static int cmd_probe(int argc, char **argv)
 			next.tv_nsec -= NSEC_PER_SEC;
 			next.tv_sec++;
 		}
-		if (ts_ns(&next) > end)
+		if (probe_stop || ts_ns(&next) > end)
 			break;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL))
+			break;	/* EINTR: SIGTERM, not a wake-up to measure */
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		late = ts_ns(&now) - ts_ns(&next);
 		if (late < 0)
 			late = 0;
+		if (!(regs[IRQSTORM_REG_CTRL / 4] & IRQSTORM_CTRL_RUN)) {
+			if (started)
+				break;	/* the storm is over */
+			continue;	/* not yet begun */
+		}
+		started = 1;
 		regs[IRQSTORM_REG_PROBE / 4] = late > UINT32_MAX ? UINT32_MAX : late;
 		n++;
 		sum += late;
@@ -194,6 +222,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
 		return cmd_probe(argc - 1, argv + 1);
 	fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n"
-		"       irqstorm-guest probe RESOURCE0 PERIOD_US DURATION_MS PRIO CPU\n");
+		"       irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU\n");
 	return 1;
 }

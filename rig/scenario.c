@@ -942,11 +942,11 @@ guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc)
 	return mask;
 }
 
-/* The cycles cyclictest runs in the guest: as many periods as fit in the
- * storm, at least one (guest-init/init computes the same). */
-guint64 irqstorm_scenario_cyclictest_loops(const IrqstormScenario *sc)
+/* The fewest cycles cyclictest can have run in the guest: it starts before
+ * the storm and is stopped after it, so at least the storm's whole periods. */
+guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc)
 {
-	return MAX(sc->duration_ms * 1000 / sc->probe_period_us, 1);
+	return sc->duration_ms * 1000 / sc->probe_period_us;
 }
 
 const char *irqstorm_pattern_name(IrqstormPattern p)

@@ -169,7 +169,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
 
 guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc);
-guint64 irqstorm_scenario_cyclictest_loops(const IrqstormScenario *sc);
+guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc);
 const char *irqstorm_pattern_name(IrqstormPattern p);
 const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
