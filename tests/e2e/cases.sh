@@ -7,11 +7,8 @@
 #   cases.sh IRQSTORM SCENARIO-DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-irqstorm=$1
-dir=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
+e2e_init "$@"	# the "scenario" argument is the scenario directory here
+dir=$scenario
 
 # run NAME SCENARIO PROFILE EXPECTED-STATUS [options]: summary.json path
 run() {
