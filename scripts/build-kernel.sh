@@ -33,10 +33,8 @@ read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
 [ "$pkg $ver" = "$base_pkg $base_ver" ] ||
 	die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
 
-patches=()
-while read -r p; do
-	[ -n "$p" ] && patches+=("$KS/patches/$p")
-done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$KS/series")
+read_series "$KS/series" "$KS/patches"
+patches=("${SERIES_PATCHES[@]}")
 
 # A reproducible build (Documentation/kbuild/reproducible-builds.rst): the
 # version string carries no build time, user or host, so two builds of the
@@ -59,11 +57,7 @@ if [ ! -f "$src/.irqstorm-ready" ]; then
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
 	tar xJf "$tarball" -C "$src.tmp" --strip-components=1
-	for p in "${patches[@]}"; do
-		log "applying ${p##*/}"
-		patch -d "$src.tmp" -p1 --forward --batch --quiet <"$p" ||
-			die "patch ${p##*/} does not apply to $pkg $ver; tree left unfinished in $src.tmp"
-	done
+	apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
 	mv "$src.tmp" "$src"
 	touch "$src/.irqstorm-ready"
 fi

@@ -23,6 +23,29 @@ hash_inputs() {
 	done | sha256sum | cut -c1-16
 }
 
+# read_series SERIES PATCHDIR : set SERIES_PATCHES to the paths of the
+# patches SERIES names (quilt style: one per line, # comments), in order.
+read_series() {
+	local p
+	SERIES_PATCHES=()
+	while read -r p; do
+		[ -n "$p" ] || continue
+		[ -f "$2/$p" ] || die "$1 names $p, which is not in $2"
+		SERIES_PATCHES+=("$2/$p")
+	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$1")
+}
+
+# apply_patches TREE WHAT PATCH... : apply each exactly or stop, naming it.
+apply_patches() {
+	local tree=$1 what=$2 p
+	shift 2
+	for p in "$@"; do
+		log "applying ${p##*/}"
+		patch -d "$tree" -p1 --forward --batch --quiet --no-backup-if-mismatch <"$p" ||
+			die "patch ${p##*/} does not apply to $what; tree left unfinished in $tree"
+	done
+}
+
 # sync_file SRC DST : copy only when the content differs, so that mtimes
 # (and thus ninja/kbuild incremental rebuilds) move only on real changes.
 sync_file() {
