@@ -8,7 +8,7 @@ PKGS=(
 	# host rig and build system
 	build-essential pkg-config meson ninja-build libglib2.0-dev libjson-glib-dev
 	# QEMU from Debian's source (see docs/building.md)
-	dpkg-dev python3 libpixman-1-dev zlib1g-dev libfdt-dev
+	dpkg-dev patch python3 libpixman-1-dev zlib1g-dev libfdt-dev
 	seabios qemu-system-data
 	# Linux from Debian's source
 	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod

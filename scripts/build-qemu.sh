@@ -5,9 +5,11 @@
 #   scripts/build-qemu.sh OUTDIR
 #
 # The QEMU tree and its build live in $IRQSTORM_CACHE/qemu/<key>, where key
-# hashes the Debian source version, this script and the configure line. Our
-# device is staged beside the tree (not copied into it) and QEMU's meson files
-# name it by path, so an edit of qemu-device/ rebuilds in seconds. OUTDIR gets
+# hashes the Debian source version, the configure line, the hook lines and
+# the fixes in qemu-device/patches/ (applied in the order of its series file,
+# each must apply exactly). Our device is staged beside the tree (not copied
+# into it) and QEMU's meson files name it by path, so an edit of qemu-device/
+# rebuilds in seconds. OUTDIR gets
 # symlinks: qemu-system-x86_64, irqstorm-qtest, and qemu-identity (a text file
 # naming the source version and the hash of the device sources compiled in).
 set -euo pipefail
@@ -36,7 +38,9 @@ irqstorm_qtest = executable('irqstorm-qtest',
                             files('@DIR@/irqstorm/irqstorm-qtest.c'),
                             include_directories: include_directories('.'),
                             dependencies: [qemuutil, qos])"
-key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$HOOK_DEVICE" "$HOOK_QTEST")
+read_series "$IRQSTORM_TOP/qemu-device/patches/series" "$IRQSTORM_TOP/qemu-device/patches"
+PATCHES=("${SERIES_PATCHES[@]}")
+key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$HOOK_DEVICE" "$HOOK_QTEST" "${PATCHES[@]}")
 dir=$IRQSTORM_CACHE/qemu/$key
 mkdir -p "$dir"
 exec 9>"$dir/lock"
@@ -50,6 +54,7 @@ if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
 		die "apt-get source qemu=$ver failed; see $dir/fetch.log"
 	mv "$dir"/dl/qemu-*/ "$dir/src"
 	rm -rf "$dir/dl"
+	apply_patches "$dir/src" "qemu $ver" "${PATCHES[@]}"
 	# Our device and qtest by path, outside QEMU's tree; no Kconfig symbol.
 	printf '%s\n' "${HOOK_DEVICE//@DIR@/$dir}" >>"$dir/src/hw/misc/meson.build"
 	printf '%s\n' "${HOOK_QTEST//@DIR@/$dir}" >>"$dir/src/tests/qtest/meson.build"

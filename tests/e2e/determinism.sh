@@ -9,9 +9,25 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_init "$@"
 
+# The three run at once, at 10 kHz: a race between QEMU's threads shows on a
+# loaded host, once in so many of the guest's idle/wake-up cycles. One did
+# (qemu-device/patches/0001-*, docs/determinism.md): with Debian's QEMU as
+# packaged this test failed 4 times in 4 like this; at the smoke scenario's
+# 2 kHz, one after the other, it had passed but for one CI run.
+pids=()
 for i in 1 2 3; do
-	"$irqstorm" run "$scenario" --out "$out/$i" --quiet "${extra[@]}" ||
-		{ echo "FAIL: run $i exited with $?" >&2; cat "$out/$i/INCOMPLETE" >&2 || true; exit 1; }
+	"$irqstorm" run "$scenario" --out "$out/$i" --quiet --set channel0.rate=10000 "${extra[@]}" &
+	pids+=($!)
+done
+rcs=()
+for i in 1 2 3; do
+	rc=0
+	wait "${pids[i - 1]}" || rc=$?
+	rcs+=("$rc")
+done
+for i in 1 2 3; do
+	[ "${rcs[i - 1]}" -eq 0 ] ||
+		{ echo "FAIL: run $i exited with ${rcs[i - 1]}" >&2; cat "$out/$i/INCOMPLETE" >&2 || true; exit 1; }
 	jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$out/$i/summary.json" >"$out/$i/numbers.json"
 done
 [ "$(wc -l <"$out/1/records.csv")" -gt 100 ] || { echo "FAIL: too few records to mean anything" >&2; exit 1; }
@@ -22,7 +38,8 @@ for i in 2 3; do
 	done
 done
 # The seed matters: another seed is another machine (KASLR, hash seeds).
-"$irqstorm" run "$scenario" --out "$out/3" --quiet --set machine.seed=2 "${extra[@]}"
+"$irqstorm" run "$scenario" --out "$out/3" --quiet --set channel0.rate=10000 --set machine.seed=2 \
+	"${extra[@]}"
 if cmp -s "$out/1/records.csv" "$out/3/records.csv"; then
 	echo "FAIL: machine.seed changed nothing: the test cannot tell" >&2
 	exit 1
