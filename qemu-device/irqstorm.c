@@ -241,7 +241,7 @@ static void irqstorm_log_init(IrqstormState *s)
     struct irqstorm_log_header *h = s->log;
 
     qatomic_set(&h->magic, 0);
-    smp_wmb();
+    smp_wmb();      /* a reader sees no magic before the rest is rewritten */
     memset((uint8_t *)h + sizeof(h->magic), 0,
            IRQSTORM_LOG_HEADER_SIZE - sizeof(h->magic));
     h->version = cpu_to_le32(IRQSTORM_ABI_VERSION);
@@ -260,7 +260,8 @@ static void irqstorm_log_init(IrqstormState *s)
  * else is treated as a full ring, so a confused consumer loses records
  * (counted) instead of making us overwrite unread ones.
  */
-static void irqstorm_log_publish(IrqstormState *s, const struct irqstorm_record *r)
+static void irqstorm_log_publish(IrqstormState *s,
+                                 const struct irqstorm_record *r)
 {
     uint64_t cons = le64_to_cpu(qatomic_load_acquire(&s->log->consumer));
     uint64_t used = s->log_producer - cons;
@@ -438,7 +439,8 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
         /* Uninstrumented: events are only sequence numbers to claim. */
         seq = ++s->next_seq;
     }
-    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] = seq;
+    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] =
+        seq;
     trace_irqstorm_raise(ch->index, seq, now);
     if (mode == IRQSTORM_IRQ_MODE_INTX) {
         irqstorm_update_intx(s);
@@ -461,7 +463,7 @@ static uint64_t irqstorm_rng_next(uint64_t *state)
 static int64_t irqstorm_poisson_gap(IrqstormChannel *ch)
 {
     /* 53 random bits: u in (0, 1], so log(u) is finite. */
-    double u = ((irqstorm_rng_next(&ch->rng) >> 11) + 1) * 0x1.0p-53;
+    double u = ((irqstorm_rng_next(&ch->rng) >> 11) + 1) * ldexp(1.0, -53);
     double gap = -log(u) * (double)ch->period_ns;
 
     return gap < 1 ? 1 : gap > IRQSTORM_MAX_NS ? IRQSTORM_MAX_NS : (int64_t)gap;
@@ -584,7 +586,8 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
             continue;
         }
         if (!ch->pending_count) {
-            irqstorm_guest_error(s, "ACK of channel %u with nothing pending", i);
+            irqstorm_guest_error(s, "ACK of channel %u with nothing pending",
+                                 i);
             continue;
         }
         trace_irqstorm_ack(i, ch->pending[ch->pending_head]);
@@ -675,7 +678,8 @@ static uint32_t irqstorm_ready(IrqstormChannel *ch)
     if (ch->ready_channel >= 0) {
         ready = ch->dev->ch[ch->ready_channel].handled > ev->ready_mark;
     } else {
-        ready = irqstorm_now() >= (int64_t)(ev->rec.t_raise + ch->ready_delay_ns);
+        ready = irqstorm_now() >=
+                (int64_t)(ev->rec.t_raise + ch->ready_delay_ns);
     }
     return ready ? R_CH_READY_READY_MASK : 0;
 }
@@ -687,7 +691,8 @@ static uint64_t irqstorm_pio_word(IrqstormChannel *ch)
 
     if (!ev || !ev->pio_left) {
         irqstorm_guest_error(ch->dev, "PIO read of channel %u with %s",
-                             ch->index, ev ? "no words left" : "nothing pending");
+                             ch->index,
+                             ev ? "no words left" : "nothing pending");
         return 0xffff;
     }
     ev->pio_left--;
@@ -719,8 +724,8 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
     case A_CH_CLAIM:
         return irqstorm_claim(ch);
     }
-    irqstorm_guest_error(s, "read of unknown channel %u register 0x%" HWADDR_PRIx,
-                         n, reg);
+    irqstorm_guest_error(s, "read of unknown channel %u register 0x%"
+                         HWADDR_PRIx, n, reg);
     return 0;
 }
 
@@ -878,7 +883,8 @@ static const ParamDesc channel_params[] = {
     { "pattern", PARAM_PATTERN, CHF(pattern), 0, 0, true,
       "off, periodic, poisson, burst or oneshot" },
     { "period-ns", PARAM_U64, CHF(period_ns), IRQSTORM_MIN_PERIOD_NS,
-      IRQSTORM_MAX_NS, true, "period; Poisson mean; burst spacing; one-shot delay" },
+      IRQSTORM_MAX_NS, true,
+      "period; Poisson mean; burst spacing; one-shot delay" },
     { "gap-ns", PARAM_U64, CHF(gap_ns), IRQSTORM_MIN_PERIOD_NS,
       IRQSTORM_MAX_NS, true, "burst: from a burst's last firing to the next" },
     { "burst", PARAM_U32, CHF(burst), 1, IRQSTORM_MAX_BURST, true,
@@ -889,8 +895,8 @@ static const ParamDesc channel_params[] = {
       "the host's start/stop of this channel" },
     { "pio-words", PARAM_U32, CHF(pio_words), 0, IRQSTORM_MAX_PIO_WORDS, false,
       "PIO data words per event" },
-    { "ready-delay-ns", PARAM_U64, CHF(ready_delay_ns), 0, IRQSTORM_MAX_NS, false,
-      "busy-wait: READY this long after the raise" },
+    { "ready-delay-ns", PARAM_U64, CHF(ready_delay_ns), 0, IRQSTORM_MAX_NS,
+      false, "busy-wait: READY this long after the raise" },
     { "ready-channel", PARAM_I32, CHF(ready_channel), -1, IRQSTORM_NCHAN - 1,
       false, "busy-wait: READY once that channel completed an event (-1: "
       "use ready-delay-ns)" },
@@ -1163,7 +1169,8 @@ static bool irqstorm_log_realize(IrqstormState *s, Error **errp)
     irqstorm_log_init(s);
 
     /* The guest may read the log but never scribble on it. */
-    memory_region_init_alias(&s->log_ro, OBJECT(s), "irqstorm-log", mr, 0, size);
+    memory_region_init_alias(&s->log_ro, OBJECT(s), "irqstorm-log", mr, 0,
+                             size);
     memory_region_set_readonly(&s->log_ro, true);
     pci_register_bar(PCI_DEVICE(s), IRQSTORM_BAR_LOG,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
