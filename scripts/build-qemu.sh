@@ -9,9 +9,10 @@
 # the fixes in qemu-device/patches/ (applied in the order of its series file,
 # each must apply exactly). Our device is staged beside the tree (not copied
 # into it) and QEMU's meson files name it by path, so an edit of qemu-device/
-# rebuilds in seconds. OUTDIR gets
-# symlinks: qemu-system-x86_64, irqstorm-qtest, and qemu-identity (a text file
-# naming the source version and the hash of the device sources compiled in).
+# rebuilds in seconds. OUTDIR gets symlinks: qemu-system-x86_64,
+# irqstorm-qtest, qemu-identity (a text file naming the source version and
+# the hash of the device sources compiled in) and qemu-source (the patched
+# tree, for its scripts/checkpatch.pl).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -106,4 +107,5 @@ done
 link_artifact "$dir/build/qemu-system-x86_64" "$OUT/qemu-system-x86_64"
 link_artifact "$dir/build/tests/qtest/irqstorm-qtest" "$OUT/irqstorm-qtest"
 link_artifact "$dir/identity" "$OUT/qemu-identity"
+link_artifact "$dir/src" "$OUT/qemu-source"
 log "ok: $OUT/qemu-system-x86_64 (qemu $ver, device $devhash)"

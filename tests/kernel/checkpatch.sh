@@ -16,11 +16,12 @@ fail=0
 # checkout; Debian's tarball is not, and the check is skipped there.
 cd "$src"
 
-while read -r p; do
-	[ -n "$p" ] || continue
-	echo "# checkpatch: patches/$p"
-	perl "$cp" "${opts[@]}" "$top/kernel-series/patches/$p" || fail=1
-done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top/kernel-series/series")
+. "$top/scripts/lib.sh"
+read_series "$top/kernel-series/series" "$top/kernel-series/patches"
+for p in "${SERIES_PATCHES[@]}"; do
+	echo "# checkpatch: ${p#"$top"/kernel-series/}"
+	perl "$cp" "${opts[@]}" "$p" || fail=1
+done
 
 for f in "$top"/kernel-series/driver/*.c "$top"/kernel-series/driver/*.h; do
 	[ -e "$f" ] || continue
