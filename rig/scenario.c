@@ -655,6 +655,25 @@ static gboolean apply_profile(IrqstormScenario *sc, const char *name,
 	return TRUE;
 }
 
+/*
+ * A key's value as a string, or NULL with an error naming the file, group
+ * and key. GLib returns a string even when it also reports an error (a
+ * value ending in a lone backslash): that value is refused, not used.
+ */
+static char *key_string(GKeyFile *kf, const char *group, const char *key,
+			const char *where, GError **error)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *v = g_key_file_get_string(kf, group, key, &err);
+
+	if (err) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
+			    "%s: [%s] %s: %s", where, group, key, err->message);
+		return NULL;
+	}
+	return g_steal_pointer(&v);
+}
+
 /* First pass: every [profile.NAME] group, as lists of assignments. */
 static gboolean collect_profiles(IrqstormScenario *sc, GKeyFile *kf,
 				 const char *where, GError **error)
@@ -672,7 +691,7 @@ static gboolean collect_profiles(IrqstormScenario *sc, GKeyFile *kf,
 				     sets);
 		names = g_key_file_get_keys(kf, groups[g], NULL, NULL);
 		for (gsize i = 0; names && names[i]; i++) {
-			g_autofree char *v = g_key_file_get_string(kf, groups[g], names[i], error);
+			g_autofree char *v = key_string(kf, groups[g], names[i], where, error);
 
 			if (!v)
 				return FALSE;
@@ -727,14 +746,14 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 				/* Applied after every group: it overrides them.
 				 * A key given twice is listed twice: the last wins. */
 				g_free(profile);
-				profile = g_key_file_get_string(kf, groups[g], names[i], error);
+				profile = key_string(kf, groups[g], names[i], where, error);
 				if (!profile)
 					return FALSE;
 				continue;
 			}
 			if (!g_strcmp0(groups[g], "thresholds") ||
 			    !g_strcmp0(groups[g], "changes")) {
-				value = g_key_file_get_string(kf, groups[g], names[i], error);
+				value = key_string(kf, groups[g], names[i], where, error);
 				if (!value)
 					return FALSE;
 				if (!(groups[g][0] == 't' ?
@@ -750,7 +769,7 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 					    groups[g], names[i]);
 				return FALSE;
 			}
-			value = g_key_file_get_string(kf, groups[g], names[i], error);
+			value = key_string(kf, groups[g], names[i], where, error);
 			if (!value)
 				return FALSE;
 			if (!apply_key(base, groups[g], k, g_strstrip(value), where, error))

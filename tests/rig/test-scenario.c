@@ -153,6 +153,13 @@ static void test_errors(void)
 		{ "[run]\nstamps = false\n[thresholds]\ndone_max_us = 5\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no thresholds" },
 		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
+		/* A lone backslash at the end: GLib returns a value and an error. */
+		{ "[channel0]\nrate = 99\\\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[channel0] rate" },
+		{ "[run]\nprofile = a\\\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[run] profile" },
+		{ "[thresholds]\ndone_max_us = 5\\\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "[thresholds] done_max_us" },
+		{ "[run]\nprofile = a\n[profile.a]\nchannel0.rate = 99\\\n",
+		  IRQSTORM_SCENARIO_ERROR_VALUE, "[profile.a] channel0.rate" },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
