@@ -10,5 +10,7 @@ seed=$(readlink -f "$3")
 seconds=$4
 mkdir -p "$new"
 cd "$(dirname "$new")"
+# libFuzzer exits 77 on a crash or leak by default, which meson reads as
+# "skipped": make it a failure.
 exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-	-print_final_stats=1 "$new" "$seed"
+	-error_exitcode=1 -print_final_stats=1 "$new" "$seed"
