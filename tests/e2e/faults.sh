@@ -3,7 +3,8 @@
 # Faults end a run within a bound, with exit status 1, a clear reason in
 # INCOMPLETE, no QEMU left running and no private files left behind:
 #   QEMU that fails to start, a guest that never finishes, a guest that
-#   dies without a result, QEMU killed with SIGKILL mid-run, and ^C.
+#   dies without a result, QEMU killed with SIGKILL mid-run, ^C, and (as
+#   root) an output disk that fills up.
 #
 #   faults.sh IRQSTORM SCENARIO QEMU-DIR
 set -euo pipefail
