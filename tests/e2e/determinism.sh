@@ -27,21 +27,19 @@ for i in 1 2 3; do
 done
 for i in 1 2 3; do
 	[ "${rcs[i - 1]}" -eq 0 ] ||
-		{ echo "FAIL: run $i exited with ${rcs[i - 1]}" >&2; cat "$out/$i/INCOMPLETE" >&2 || true; exit 1; }
+		{ cat "$out/$i/INCOMPLETE" >&2 || true; fail "run $i exited with ${rcs[i - 1]}"; }
 	jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$out/$i/summary.json" >"$out/$i/numbers.json"
 done
-[ "$(wc -l <"$out/1/records.csv")" -gt 100 ] || { echo "FAIL: too few records to mean anything" >&2; exit 1; }
+[ "$(wc -l <"$out/1/records.csv")" -gt 100 ] || fail "too few records to mean anything"
 for i in 2 3; do
 	for f in records.csv histogram.txt numbers.json; do
 		cmp "$out/1/$f" "$out/$i/$f" ||
-			{ echo "FAIL: $f of runs 1 and $i differ" >&2; diff "$out/1/$f" "$out/$i/$f" | head >&2; exit 1; }
+			{ diff "$out/1/$f" "$out/$i/$f" | head >&2; fail "$f of runs 1 and $i differ"; }
 	done
 done
 # The seed matters: another seed is another machine (KASLR, hash seeds).
 "$irqstorm" run "$scenario" --out "$out/3" --quiet --set channel0.rate=10000 --set machine.seed=2 \
 	"${extra[@]}"
-if cmp -s "$out/1/records.csv" "$out/3/records.csv"; then
-	echo "FAIL: machine.seed changed nothing: the test cannot tell" >&2
-	exit 1
-fi
+! cmp -s "$out/1/records.csv" "$out/3/records.csv" ||
+	fail "machine.seed changed nothing: the test cannot tell"
 echo "ok: $(($(wc -l <"$out/1/records.csv") - 1)) records and summary.json identical in three runs; seed 2 differs"
