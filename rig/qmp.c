@@ -27,6 +27,8 @@
 #define QMP_MAX_LINE		(64u << 20)	/* longer is not QMP */
 #define QMP_POLL_MAX_READS	16	/* bounds one irqstorm_qmp_poll_events() */
 #define QMP_EXCERPT_LEN		60
+/* After QEMU closed the socket, how long its exit may take to show. */
+#define QMP_EXIT_WAIT_MS	1000
 
 struct IrqstormQmp {
 	char *path;
@@ -98,20 +100,30 @@ static void qmp_set_errno_error(IrqstormQmp *q, GError **error, int err,
 			    g_strerror(err));
 }
 
+/* A bound for messages: "30 s" when in whole seconds, else "200 ms". */
+static char *qmp_bound_text(guint ms)
+{
+	if (ms && ms % 1000 == 0)
+		return g_strdup_printf("%u s", ms / 1000);
+	return g_strdup_printf("%u ms", ms);
+}
+
 /* Set a TIMEOUT error: command NULL means the greeting. */
 static void qmp_set_timeout_error(IrqstormQmp *q, GError **error,
 				  const char *command, guint timeout_ms)
 {
+	g_autofree char *bound = qmp_bound_text(timeout_ms);
+
 	if (command)
 		g_set_error(error, IRQSTORM_QMP_ERROR,
 			    IRQSTORM_QMP_ERROR_TIMEOUT,
-			    "%s: no reply to %s within %u ms",
-			    q->path, command, timeout_ms);
+			    "%s: no reply to %s within %s",
+			    q->path, command, bound);
 	else
 		g_set_error(error, IRQSTORM_QMP_ERROR,
 			    IRQSTORM_QMP_ERROR_TIMEOUT,
-			    "%s: no QMP greeting within %u ms",
-			    q->path, timeout_ms);
+			    "%s: no QMP greeting within %s",
+			    q->path, bound);
 }
 
 /*
@@ -493,20 +505,120 @@ static gboolean qmp_connect_retryable(int err)
 	       err == EINTR;
 }
 
-/* Connect, read the greeting and negotiate capabilities; see qmp.h. */
-IrqstormQmp *irqstorm_qmp_connect(const char *path, guint timeout_ms,
-				  GError **error)
+/* How QEMU ended, waiting up to wait_ms; NULL while it lives or unknown. */
+static char *qmp_ended(const IrqstormQmpConnectOptions *how, guint wait_ms)
 {
-	g_autoptr(IrqstormQmp) q = NULL;
+	return how->ended ? how->ended(how->ended_data, wait_ms) : NULL;
+}
+
+/*
+ * Connect to addr, retrying while the socket is not there or does not
+ * listen yet, until how->accept_ms pass or QEMU ends: the fd, or -1 with
+ * error set.
+ */
+static int qmp_accept_wait(const char *path, const struct sockaddr_un *addr,
+			   const IrqstormQmpConnectOptions *how,
+			   GError **error)
+{
+	gint64 deadline = qmp_deadline(how->accept_ms);
+
+	for (;;) {
+		g_autofree char *ended = NULL;
+		g_autofree char *bound = NULL;
+		int fd = qmp_try_connect(addr);
+		int err = errno;
+		gint64 left;
+
+		if (fd >= 0)
+			return fd;
+		if (!qmp_connect_retryable(err)) {
+			g_set_error(error, IRQSTORM_QMP_ERROR,
+				    IRQSTORM_QMP_ERROR_CONNECT,
+				    "%s: connect failed: %s", path,
+				    g_strerror(err));
+			return -1;
+		}
+		ended = qmp_ended(how, 0);
+		if (ended) {
+			g_set_error(error, IRQSTORM_QMP_ERROR,
+				    IRQSTORM_QMP_ERROR_EXITED,
+				    "QEMU %s at start, before its QMP socket accepted a connection",
+				    ended);
+			return -1;
+		}
+		left = deadline - g_get_monotonic_time();
+		if (left <= 0) {
+			bound = qmp_bound_text(how->accept_ms);
+			g_set_error(error, IRQSTORM_QMP_ERROR,
+				    IRQSTORM_QMP_ERROR_CONNECT,
+				    "no QMP socket within %s (%s: %s)", bound,
+				    path, g_strerror(err));
+			return -1;
+		}
+		g_usleep((gulong)MIN(left, QMP_RETRY_US));
+	}
+}
+
+/* Read the greeting and negotiate capabilities, within one bound. */
+static gboolean qmp_handshake(IrqstormQmp *q, guint timeout_ms,
+			      GError **error)
+{
 	g_autoptr(JsonObject) greeting = NULL;
 	g_autoptr(JsonNode) ret = NULL;
 	g_autofree char *excerpt = NULL;
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	gint64 deadline = qmp_deadline(timeout_ms);
 	JsonNode *node;
-	int fd, err;
+
+	greeting = qmp_read_object(q, NULL, timeout_ms, deadline, error);
+	if (!greeting)
+		return FALSE;
+	node = json_object_get_member(greeting, "QMP");
+	if (!node || !JSON_NODE_HOLDS_OBJECT(node)) {
+		excerpt = qmp_object_excerpt(greeting);
+		g_set_error(error, IRQSTORM_QMP_ERROR,
+			    IRQSTORM_QMP_ERROR_PROTOCOL,
+			    "%s: expected the QMP greeting, got %s", q->path,
+			    excerpt);
+		return FALSE;
+	}
+	ret = qmp_command(q, "qmp_capabilities", NULL, FALSE, timeout_ms,
+			  deadline, error);
+	return ret != NULL;
+}
+
+/*
+ * The connection failed during the handshake with an IO error: QEMU
+ * closed it, usually because it is exiting. Say how it ended if it did.
+ */
+static void qmp_explain_close(const IrqstormQmpConnectOptions *how,
+			      GError **error)
+{
+	g_autofree char *ended = NULL;
+
+	if (!g_error_matches(*error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_IO))
+		return;
+	ended = qmp_ended(how, QMP_EXIT_WAIT_MS);
+	if (!ended) {
+		g_prefix_error(error, "during the QMP handshake: ");
+		return;
+	}
+	g_clear_error(error);
+	g_set_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_EXITED,
+		    "QEMU %s at start, during the QMP handshake", ended);
+}
+
+/* Connect, read the greeting and negotiate capabilities; see qmp.h. */
+IrqstormQmp *irqstorm_qmp_connect(const char *path,
+				  const IrqstormQmpConnectOptions *how,
+				  GError **error)
+{
+	g_autoptr(IrqstormQmp) q = NULL;
+	g_autoptr(GError) local = NULL;
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd;
 
 	g_return_val_if_fail(path != NULL, NULL);
+	g_return_val_if_fail(how != NULL, NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (strlen(path) >= sizeof(addr.sun_path)) {
@@ -518,31 +630,9 @@ IrqstormQmp *irqstorm_qmp_connect(const char *path, guint timeout_ms,
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 
-	for (;;) {
-		gint64 left;
-
-		fd = qmp_try_connect(&addr);
-		if (fd >= 0)
-			break;
-		err = errno;
-		if (!qmp_connect_retryable(err)) {
-			g_set_error(error, IRQSTORM_QMP_ERROR,
-				    IRQSTORM_QMP_ERROR_CONNECT,
-				    "%s: connect failed: %s", path,
-				    g_strerror(err));
-			return NULL;
-		}
-		left = deadline - g_get_monotonic_time();
-		if (left <= 0) {
-			g_set_error(error, IRQSTORM_QMP_ERROR,
-				    IRQSTORM_QMP_ERROR_CONNECT,
-				    "%s: could not connect within %u ms: %s",
-				    path, timeout_ms, g_strerror(err));
-			return NULL;
-		}
-		g_usleep((gulong)MIN(left, QMP_RETRY_US));
-	}
-
+	fd = qmp_accept_wait(path, &addr, how, error);
+	if (fd < 0)
+		return NULL;
 	q = g_new0(IrqstormQmp, 1);
 	q->path = g_strdup(path);
 	q->fd = fd;
@@ -550,23 +640,11 @@ IrqstormQmp *irqstorm_qmp_connect(const char *path, guint timeout_ms,
 	g_queue_init(&q->events);
 	q->next_id = 1;
 
-	greeting = qmp_read_object(q, NULL, timeout_ms, deadline, error);
-	if (!greeting)
-		return NULL;
-	node = json_object_get_member(greeting, "QMP");
-	if (!node || !JSON_NODE_HOLDS_OBJECT(node)) {
-		excerpt = qmp_object_excerpt(greeting);
-		g_set_error(error, IRQSTORM_QMP_ERROR,
-			    IRQSTORM_QMP_ERROR_PROTOCOL,
-			    "%s: expected the QMP greeting, got %s", path,
-			    excerpt);
+	if (!qmp_handshake(q, how->handshake_ms, &local)) {
+		qmp_explain_close(how, &local);
+		g_propagate_error(error, g_steal_pointer(&local));
 		return NULL;
 	}
-
-	ret = qmp_command(q, "qmp_capabilities", NULL, FALSE, timeout_ms,
-			  deadline, error);
-	if (!ret)
-		return NULL;
 	return g_steal_pointer(&q);
 }
 

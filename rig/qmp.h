@@ -18,11 +18,61 @@ typedef enum {
 	IRQSTORM_QMP_ERROR_TIMEOUT,	/* no answer in time */
 	IRQSTORM_QMP_ERROR_PROTOCOL,	/* not QMP */
 	IRQSTORM_QMP_ERROR_COMMAND,	/* QEMU answered with an error */
+	IRQSTORM_QMP_ERROR_EXITED,	/* QEMU ended while we connected */
 } IrqstormQmpError;
 
 typedef struct IrqstormQmp IrqstormQmp;
 
-IrqstormQmp *irqstorm_qmp_connect(const char *path, guint timeout_ms,
+/*
+ * Bounds for connecting to a QEMU that was just started.
+ *
+ * ACCEPT: QEMU creates its QMP socket (a chardev) early, before it builds
+ * the machine; 10 s covers exec and option parsing on any host.
+ *
+ * HANDSHAKE: QEMU sends its greeting, and answers qmp_capabilities, only
+ * once its main loop runs, after the whole machine is built: kernel and
+ * initrd loaded, devices realized, the TCG translator set up. On a busy
+ * host, beside other QEMUs booting (matrix --jobs above the core count),
+ * that takes seconds, not the 200 ms the rig once allowed. The bound only
+ * catches a QEMU that hangs: one that dies closes the socket, which ends
+ * the wait at once. So it is generous, 30 s.
+ */
+#define IRQSTORM_QMP_ACCEPT_MS		10000
+#define IRQSTORM_QMP_HANDSHAKE_MS	30000
+
+/*
+ * Has QEMU ended? Waits up to wait_ms for it to. NULL while it lives, else
+ * how it ended ("exited with status 1", "killed by signal 9"), newly
+ * allocated; the text follows "QEMU " in error messages.
+ */
+typedef char *(*IrqstormQmpEndedFunc)(gpointer data, guint wait_ms);
+
+typedef struct {
+	guint accept_ms;		/* for the socket to accept */
+	guint handshake_ms;		/* then greeting + qmp_capabilities */
+	IrqstormQmpEndedFunc ended;	/* may be NULL */
+	gpointer ended_data;
+} IrqstormQmpConnectOptions;
+
+/*
+ * Connect to the QMP socket at path, the one start-up path for a QEMU
+ * that may still be starting:
+ *
+ * 1. Until the socket accepts a connection (it may not exist or listen
+ *    yet), retry every 20 ms for at most accept_ms, asking ended() between
+ *    attempts: if QEMU ended, fail at once with EXITED, saying how. After
+ *    accept_ms: CONNECT, "no QMP socket within 10 s (PATH: ERRNO)".
+ * 2. Then read the greeting and negotiate capabilities within handshake_ms
+ *    (one bound for both). A timeout is TIMEOUT, naming the stage ("no QMP
+ *    greeting", "no reply to qmp_capabilities"). QEMU closing the
+ *    connection ends the wait at once: EXITED when ended() (given 1 s, for
+ *    the exit to follow the close) says QEMU is gone, else IO.
+ *
+ * Errors that are not QEMU's end name path; none names QEMU's own output,
+ * which the caller knows.
+ */
+IrqstormQmp *irqstorm_qmp_connect(const char *path,
+				  const IrqstormQmpConnectOptions *how,
 				  GError **error);
 void irqstorm_qmp_free(IrqstormQmp *q);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormQmp, irqstorm_qmp_free)

@@ -32,8 +32,6 @@
 #include "qmp.h"
 #include "results.h"
 
-#define QMP_CONNECT_MS	10000	/* QEMU start to QMP greeting */
-#define QMP_RETRY_MS	200	/* between checks that QEMU still lives */
 #define QMP_COMMAND_MS	5000
 #define QUIT_GRACE_MS	5000
 #define TICK_MS		100
@@ -389,39 +387,38 @@ static void stop_qemu(RunLoop *rl)
 	irqstorm_child_kill(&rl->child);
 }
 
-/* Connect to QEMU's QMP socket, giving up early if QEMU exits first. */
+/* IrqstormQmpEndedFunc for our QEMU: how it ended, if it has. */
+static char *qemu_ended(gpointer data, guint wait_ms)
+{
+	IrqstormChild *child = data;
+
+	if (!irqstorm_child_reap(child, wait_ms))
+		return NULL;
+	return irqstorm_child_describe_exit(child);
+}
+
+/*
+ * Connect to QEMU's QMP socket (qmp.h: bounded, and ended at once if QEMU
+ * exits first). Every failure points to QEMU's own output.
+ */
 static IrqstormQmp *connect_qmp(RunLoop *rl, RunPaths *p, GError **error)
 {
-	gint64 deadline = g_get_monotonic_time() + QMP_CONNECT_MS * 1000;
+	const IrqstormQmpConnectOptions how = {
+		.accept_ms = IRQSTORM_QMP_ACCEPT_MS,
+		.handshake_ms = IRQSTORM_QMP_HANDSHAKE_MS,
+		.ended = qemu_ended,
+		.ended_data = &rl->child,
+	};
+	g_autoptr(GError) err = NULL;
+	IrqstormQmp *q = irqstorm_qmp_connect(p->qmp_path, &how, &err);
 
-	for (;;) {
-		g_autoptr(GError) err = NULL;
-		IrqstormQmp *q = irqstorm_qmp_connect(p->qmp_path, QMP_RETRY_MS, &err);
-
-		if (q)
-			return q;
-		if (irqstorm_child_reap(&rl->child, 0)) {
-			g_autofree char *how = irqstorm_child_describe_exit(&rl->child);
-
-			g_set_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT,
-				    "QEMU %s at start; its output is in %s", how,
-				    p->stderr_path);
-			return NULL;
-		}
-		if (!g_error_matches(err, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT)) {
-			g_propagate_prefixed_error(error, g_steal_pointer(&err),
-						   "QEMU did not start (see %s): ",
-						   p->stderr_path);
-			return NULL;
-		}
-		if (g_get_monotonic_time() >= deadline) {
-			g_set_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT,
-				    "QEMU did not start: no QMP socket within %d s "
-				    "(see %s; last: %s)", QMP_CONNECT_MS / 1000,
-				    p->stderr_path, err->message);
-			return NULL;
-		}
-	}
+	if (q)
+		return q;
+	g_set_error(error, err->domain, err->code, "%s%s; its output is in %s",
+		    g_error_matches(err, IRQSTORM_QMP_ERROR,
+				    IRQSTORM_QMP_ERROR_EXITED) ?
+		    "" : "QEMU did not start: ", err->message, p->stderr_path);
+	return NULL;
 }
 
 /* Start QEMU, connect, start the collector, let the guest go. */

@@ -24,6 +24,9 @@
 #define RETURN_EMPTY	"\"return\": {}"
 #define SERVER_IO_MS	2000	/* the fake QEMU gives up on a silent client */
 #define CLIENT_MS	1000
+#define SLOW_MS		1000	/* a slow QEMU: 5 times the old 200 ms bound */
+#define PROMPT_MS	5000	/* "at once", on a loaded host, against 10-30 s */
+#define EXIT_LAG_MS	100	/* a dying QEMU's exit shows after its close */
 #define BIG_LEN		(4u << 20)
 
 typedef struct Server Server;
@@ -37,6 +40,7 @@ struct Server {
 	guint listen_delay_ms;	/* create the socket only after this long */
 	ScriptFunc script;
 	gconstpointer data;	/* for the script */
+	gint ended;		/* atomic: the fake QEMU "exited" (see Life) */
 	GThread *thread;
 	GString *in;
 	GPtrArray *requests;	/* JsonObject: every request line received */
@@ -99,7 +103,8 @@ static gpointer server_thread(gpointer data)
 	if (s->fd < 0)
 		return NULL;
 	s->script(s);
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
 	s->fd = -1;
 	return NULL;
 }
@@ -304,11 +309,60 @@ static void check_capabilities(Server *s)
 	g_assert_cmpuint(json_object_get_size(req), ==, 1);
 }
 
-/* Connect to s with the default timeout; must succeed. */
+/*
+ * The fake QEMU's life, for IrqstormQmpConnectOptions.ended: it has ended
+ * once *ended is set (by a script), or once dies_at (monotonic) passed.
+ */
+typedef struct {
+	const gint *ended;
+	gint64 dies_at;
+	const char *how;	/* "exited with status 7" */
+	guint calls;
+} Life;
+
+static gboolean life_over(const Life *life)
+{
+	return (life->ended && g_atomic_int_get(life->ended)) ||
+	       (life->dies_at && g_get_monotonic_time() >= life->dies_at);
+}
+
+/* IrqstormQmpEndedFunc: waits up to wait_ms, as run.c's reaping does. */
+static char *life_ended(gpointer data, guint wait_ms)
+{
+	Life *life = data;
+	gint64 deadline = g_get_monotonic_time() +
+			  (gint64)wait_ms * G_TIME_SPAN_MILLISECOND;
+
+	life->calls++;
+	while (!life_over(life)) {
+		if (g_get_monotonic_time() >= deadline)
+			return NULL;
+		g_usleep(5 * G_TIME_SPAN_MILLISECOND);
+	}
+	return g_strdup(life->how);
+}
+
+/* irqstorm_qmp_connect() with these bounds; life may be NULL. */
+static IrqstormQmp *qmp_connect(const char *path, guint accept_ms,
+				guint handshake_ms, Life *life,
+				GError **error)
+{
+	const IrqstormQmpConnectOptions how = {
+		.accept_ms = accept_ms,
+		.handshake_ms = handshake_ms,
+		.ended = life ? life_ended : NULL,
+		.ended_data = life,
+	};
+
+	return irqstorm_qmp_connect(path, &how, error);
+}
+
+/* Connect to s with the rig's own bounds; must succeed. */
 static IrqstormQmp *connect_ok(Server *s)
 {
 	g_autoptr(GError) error = NULL;
-	IrqstormQmp *q = irqstorm_qmp_connect(s->path, CLIENT_MS, &error);
+	IrqstormQmp *q = qmp_connect(s->path, IRQSTORM_QMP_ACCEPT_MS,
+				     IRQSTORM_QMP_HANDSHAKE_MS, NULL, &error);
 
 	g_assert_no_error(error);
 	g_assert_nonnull(q);
@@ -373,7 +427,7 @@ static void test_connect_no_server(void)
 	g_autoptr(GError) error = NULL;
 	Server *s = server_new();
 	gint64 start = g_get_monotonic_time();
-	IrqstormQmp *q = irqstorm_qmp_connect(s->path, 150, &error);
+	IrqstormQmp *q = qmp_connect(s->path, 150, CLIENT_MS, NULL, &error);
 
 	g_assert_null(q);
 	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT);
@@ -394,7 +448,7 @@ static void test_connect_refused(void)
 
 	s->listen_fd = socket_at(s->path, FALSE);
 	start = g_get_monotonic_time();
-	q = irqstorm_qmp_connect(s->path, 100, &error);
+	q = qmp_connect(s->path, 100, CLIENT_MS, NULL, &error);
 	g_assert_null(q);
 	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_CONNECT);
 	g_assert_cmpint(elapsed_ms(start), >=, 100);
@@ -415,7 +469,8 @@ static void test_connect_bad_greeting(gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	Server *s = server_start(script_bad_greeting, data, 0);
-	IrqstormQmp *q = irqstorm_qmp_connect(s->path, CLIENT_MS, &error);
+	IrqstormQmp *q = qmp_connect(s->path, CLIENT_MS, CLIENT_MS, NULL,
+				     &error);
 
 	g_assert_null(q);
 	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_PROTOCOL);
@@ -432,18 +487,19 @@ static void script_silent(Server *s)
 	srv_wait_eof(s);
 }
 
-/* No greeting: TIMEOUT, and the connect budget covers the handshake. */
+/* No greeting: TIMEOUT after the handshake bound, naming the stage. */
 static void test_connect_no_greeting(void)
 {
 	g_autoptr(GError) error = NULL;
 	Server *s = server_start(script_silent, NULL, 0);
 	gint64 start = g_get_monotonic_time();
-	IrqstormQmp *q = irqstorm_qmp_connect(s->path, 200, &error);
+	IrqstormQmp *q = qmp_connect(s->path, CLIENT_MS, 200, NULL, &error);
 
 	g_assert_null(q);
 	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_TIMEOUT);
 	g_assert_cmpint(elapsed_ms(start), >=, 200);
 	g_assert_cmpint(elapsed_ms(start), <, 900);
+	g_assert_nonnull(strstr(error->message, "no QMP greeting within 200 ms"));
 	server_free(s);
 }
 
@@ -466,7 +522,8 @@ static void test_connect_caps_error(void)
 {
 	g_autoptr(GError) error = NULL;
 	Server *s = server_start(script_caps_error, NULL, 0);
-	IrqstormQmp *q = irqstorm_qmp_connect(s->path, CLIENT_MS, &error);
+	IrqstormQmp *q = qmp_connect(s->path, CLIENT_MS, CLIENT_MS, NULL,
+				     &error);
 
 	g_assert_null(q);
 	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_COMMAND);
@@ -474,6 +531,185 @@ static void test_connect_caps_error(void)
 			"qmp_capabilities: CommandNotFound: nope");
 	server_join(s);
 	check_capabilities(s);
+	server_free(s);
+}
+
+/* Script: greet, read qmp_capabilities, never answer. */
+static void script_caps_mute(Server *s)
+{
+	srv_send(s, GREETING);
+	srv_wait_eof(s);
+}
+
+/* No reply to qmp_capabilities: TIMEOUT naming it, after the bound. */
+static void test_connect_no_caps_reply(void)
+{
+	g_autoptr(GError) error = NULL;
+	Server *s = server_start(script_caps_mute, NULL, 0);
+	gint64 start = g_get_monotonic_time();
+	IrqstormQmp *q = qmp_connect(s->path, CLIENT_MS, 300, NULL, &error);
+
+	g_assert_null(q);
+	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_TIMEOUT);
+	g_assert_cmpint(elapsed_ms(start), >=, 300);
+	g_assert_cmpint(elapsed_ms(start), <, 1000);
+	g_assert_nonnull(strstr(error->message,
+				"no reply to qmp_capabilities within 300 ms"));
+	server_free(s);
+}
+
+/* Script: a QEMU slow to build its machine: greet SLOW_MS late. */
+static void script_slow_greeting(Server *s)
+{
+	g_usleep(SLOW_MS * G_TIME_SPAN_MILLISECOND);
+	if (srv_handshake(s))
+		srv_wait_eof(s);
+}
+
+/* Script: greet at once, answer qmp_capabilities SLOW_MS late. */
+static void script_slow_caps(Server *s)
+{
+	JsonObject *req;
+
+	srv_send(s, GREETING);
+	req = srv_recv(s);
+	if (!req)
+		return;
+	g_usleep(SLOW_MS * G_TIME_SPAN_MILLISECOND);
+	srv_reply(s, req, RETURN_EMPTY);
+	srv_wait_eof(s);
+}
+
+/*
+ * A QEMU slow to start (a second one booting beside a busy one), following
+ * script, its socket delay_ms late: with the rig's bounds the connection
+ * waits for it, and takes at least expect_ms.
+ */
+static void check_slow_start(ScriptFunc script, guint delay_ms,
+			     guint expect_ms)
+{
+	gint64 start = g_get_monotonic_time();
+	Server *s = server_start(script, NULL, delay_ms);
+	IrqstormQmp *q = connect_ok(s);
+
+	g_assert_cmpint(elapsed_ms(start), >=, expect_ms);
+	irqstorm_qmp_free(q);
+	server_join(s);
+	g_assert_cmpuint(s->requests->len, ==, 1);
+	check_capabilities(s);
+	server_free(s);
+}
+
+static void test_connect_slow_greeting(void)
+{
+	check_slow_start(script_slow_greeting, 0, SLOW_MS);
+}
+
+static void test_connect_slow_caps(void)
+{
+	check_slow_start(script_slow_caps, 0, SLOW_MS);
+}
+
+/* The socket SLOW_MS late, then the greeting SLOW_MS later still. */
+static void test_connect_slow_socket(void)
+{
+	check_slow_start(script_slow_greeting, SLOW_MS, 2 * SLOW_MS);
+}
+
+/* Script: QEMU dies before greeting: close, and "exit" a little later. */
+static void script_die_at_once(Server *s)
+{
+	close(s->fd);
+	s->fd = -1;
+	g_usleep(EXIT_LAG_MS * G_TIME_SPAN_MILLISECOND);
+	g_atomic_int_set(&s->ended, 1);
+}
+
+/* Script: greet, read qmp_capabilities, then die as above. */
+static void script_die_at_caps(Server *s)
+{
+	srv_send(s, GREETING);
+	if (srv_recv(s))
+		script_die_at_once(s);
+}
+
+/*
+ * QEMU, following script, closes the socket mid-handshake and exits:
+ * EXITED at once (not after the 30 s bound), saying how it ended.
+ */
+static void check_exits_in_handshake(ScriptFunc script)
+{
+	g_autoptr(GError) error = NULL;
+	Server *s = server_start(script, NULL, 0);
+	Life life = { .ended = &s->ended, .how = "exited with status 7" };
+	gint64 start = g_get_monotonic_time();
+	IrqstormQmp *q = qmp_connect(s->path, IRQSTORM_QMP_ACCEPT_MS,
+				     IRQSTORM_QMP_HANDSHAKE_MS, &life, &error);
+
+	g_assert_null(q);
+	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_EXITED);
+	g_assert_cmpint(elapsed_ms(start), <, PROMPT_MS);
+	g_assert_cmpstr(error->message, ==, "QEMU exited with status 7 at "
+			"start, during the QMP handshake");
+	server_free(s);
+}
+
+static void test_connect_exits_before_greeting(void)
+{
+	check_exits_in_handshake(script_die_at_once);
+}
+
+static void test_connect_exits_at_caps(void)
+{
+	check_exits_in_handshake(script_die_at_caps);
+}
+
+/*
+ * The peer closes mid-handshake and nothing says it ended (no ended
+ * callback): an IO error at once, naming the stage.
+ */
+static void test_connect_closed_in_handshake(void)
+{
+	g_autoptr(GError) error = NULL;
+	Server *s = server_start(script_die_at_caps, NULL, 0);
+	gint64 start = g_get_monotonic_time();
+	IrqstormQmp *q = qmp_connect(s->path, IRQSTORM_QMP_ACCEPT_MS,
+				     IRQSTORM_QMP_HANDSHAKE_MS, NULL, &error);
+
+	g_assert_null(q);
+	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_IO);
+	g_assert_cmpint(elapsed_ms(start), <, PROMPT_MS);
+	g_assert_true(g_str_has_prefix(error->message,
+				       "during the QMP handshake: "));
+	g_assert_nonnull(strstr(error->message,
+				"QEMU closed the QMP connection"));
+	server_free(s);
+}
+
+/*
+ * QEMU dies before its socket ever appears: EXITED as soon as the ended
+ * callback says so, not after the 10 s bound, saying how; the callback is
+ * asked between attempts, without waiting.
+ */
+static void test_connect_exits_before_socket(void)
+{
+	g_autoptr(GError) error = NULL;
+	Server *s = server_new();
+	gint64 start = g_get_monotonic_time();
+	Life life = {
+		.dies_at = start + 300 * G_TIME_SPAN_MILLISECOND,
+		.how = "killed by signal 11",
+	};
+	IrqstormQmp *q = qmp_connect(s->path, IRQSTORM_QMP_ACCEPT_MS,
+				     IRQSTORM_QMP_HANDSHAKE_MS, &life, &error);
+
+	g_assert_null(q);
+	g_assert_error(error, IRQSTORM_QMP_ERROR, IRQSTORM_QMP_ERROR_EXITED);
+	g_assert_cmpint(elapsed_ms(start), >=, 300);
+	g_assert_cmpint(elapsed_ms(start), <, PROMPT_MS);
+	g_assert_cmpstr(error->message, ==, "QEMU killed by signal 11 at "
+			"start, before its QMP socket accepted a connection");
+	g_assert_cmpuint(life.calls, >=, 2);
 	server_free(s);
 }
 
@@ -1071,6 +1307,20 @@ int main(int argc, char **argv)
 			     test_connect_bad_greeting);
 	g_test_add_func("/qmp/connect/no-greeting", test_connect_no_greeting);
 	g_test_add_func("/qmp/connect/caps-error", test_connect_caps_error);
+	g_test_add_func("/qmp/connect/no-caps-reply",
+			test_connect_no_caps_reply);
+	g_test_add_func("/qmp/connect/slow-greeting",
+			test_connect_slow_greeting);
+	g_test_add_func("/qmp/connect/slow-caps", test_connect_slow_caps);
+	g_test_add_func("/qmp/connect/slow-socket", test_connect_slow_socket);
+	g_test_add_func("/qmp/connect/exits-before-greeting",
+			test_connect_exits_before_greeting);
+	g_test_add_func("/qmp/connect/exits-at-caps",
+			test_connect_exits_at_caps);
+	g_test_add_func("/qmp/connect/closed-in-handshake",
+			test_connect_closed_in_handshake);
+	g_test_add_func("/qmp/connect/exits-before-socket",
+			test_connect_exits_before_socket);
 	g_test_add_func("/qmp/execute/return", test_execute_return);
 	g_test_add_func("/qmp/execute/event-first", test_execute_event_first);
 	g_test_add_func("/qmp/execute/cut-reply", test_execute_cut_reply);
