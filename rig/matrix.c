@@ -211,17 +211,94 @@ GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error)
 	return g_steal_pointer(&cells);
 }
 
-int irqstorm_matrix_exit_code(const int *codes, guint n)
+/* ---- outcomes and tool failures -------------------------------------- */
+
+const char *irqstorm_cell_end_name(IrqstormCellEnd end)
 {
-	gboolean threshold = FALSE;
+	switch (end) {
+	case IRQSTORM_CELL_PASSED:
+		return "passed";
+	case IRQSTORM_CELL_THRESHOLD:
+		return "threshold";
+	case IRQSTORM_CELL_STALL:
+		return "stall";
+	case IRQSTORM_CELL_REFUSED:
+		return "refused";
+	case IRQSTORM_CELL_TOOL_FAILURE:
+		return "tool failure";
+	case IRQSTORM_CELL_NOT_RUN:
+	default:
+		return "not run";
+	}
+}
+
+gboolean irqstorm_cell_end_is_outcome(IrqstormCellEnd end)
+{
+	return end != IRQSTORM_CELL_NOT_RUN && end != IRQSTORM_CELL_TOOL_FAILURE;
+}
+
+/* The guest's result line said something other than status=ok. */
+static gboolean guest_refused(const IrqstormSummary *s)
+{
+	return s->guest_status && strcmp(s->guest_status, "ok");
+}
+
+IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
+					 char **why)
+{
+	*why = NULL;
+	if (!s) {
+		*why = g_strdup("no readable summary.json");
+		return IRQSTORM_CELL_TOOL_FAILURE;
+	}
+	if (code != s->return_code) {
+		*why = g_strdup_printf("exit status %d, but summary.json says %d",
+				       code, s->return_code);
+		return IRQSTORM_CELL_TOOL_FAILURE;
+	}
+	if (!s->complete) {
+		*why = g_strdup(s->incomplete_reason);
+		return code == IRQSTORM_EXIT_ERROR && guest_refused(s) ?
+		       IRQSTORM_CELL_REFUSED : IRQSTORM_CELL_TOOL_FAILURE;
+	}
+	if (s->failed_checks) {
+		*why = g_strdup_printf("%u cross-check%s failed (summary.json "
+				       "failed_checks)", s->failed_checks,
+				       s->failed_checks == 1 ? "" : "s");
+		return IRQSTORM_CELL_TOOL_FAILURE;
+	}
+	switch (code) {
+	case IRQSTORM_EXIT_PASSED:
+		return IRQSTORM_CELL_PASSED;
+	case IRQSTORM_EXIT_THRESHOLD:
+		return IRQSTORM_CELL_THRESHOLD;
+	case IRQSTORM_EXIT_STALL:
+		return IRQSTORM_CELL_STALL;
+	default:
+		*why = g_strdup_printf("exit status %d from a complete run "
+				       "without a failed check", code);
+		return IRQSTORM_CELL_TOOL_FAILURE;
+	}
+}
+
+int irqstorm_matrix_exit_code(const IrqstormCellEnd *ends, guint n)
+{
+	static const int status[] = {
+		[IRQSTORM_CELL_PASSED] = IRQSTORM_EXIT_PASSED,
+		[IRQSTORM_CELL_THRESHOLD] = IRQSTORM_EXIT_THRESHOLD,
+		[IRQSTORM_CELL_STALL] = IRQSTORM_EXIT_STALL,
+		[IRQSTORM_CELL_REFUSED] = IRQSTORM_EXIT_STALL,
+		[IRQSTORM_CELL_TOOL_FAILURE] = IRQSTORM_MATRIX_EXIT_TOOL_FAILURE,
+	};
+	int code = IRQSTORM_EXIT_PASSED;
 
 	for (guint i = 0; i < n; i++) {
-		if (codes[i] == IRQSTORM_EXIT_THRESHOLD)
-			threshold = TRUE;
-		else if (codes[i] != IRQSTORM_EXIT_PASSED)
+		if (ends[i] == IRQSTORM_CELL_NOT_RUN)
 			return IRQSTORM_EXIT_ERROR;
+		/* The statuses rank as their numbers: 4 > 3 > 2 > 0. */
+		code = MAX(code, status[ends[i]]);
 	}
-	return threshold ? IRQSTORM_EXIT_THRESHOLD : IRQSTORM_EXIT_PASSED;
+	return code;
 }
 
 /* ---- running the cells ------------------------------------------------ */
@@ -247,6 +324,8 @@ typedef struct {
 	int code;		/* exit status; -1 killed or not started */
 	char *how;		/* "exited with status 1", "could not start: ..." */
 	IrqstormSummary *summary;
+	IrqstormCellEnd end;	/* NOT_RUN until finished or skipped */
+	char *why;		/* for a refusal or a tool failure */
 } CellRun;
 
 struct Matrix {
@@ -266,19 +345,22 @@ static void cell_free_run(CellRun *r)
 {
 	g_free(r->dir);
 	g_free(r->how);
+	g_free(r->why);
 	irqstorm_summary_free(r->summary);
 }
 
-/* A complete run is there: summary.json says so and no INCOMPLETE. */
+/* A complete run is there: summary.json says so, no INCOMPLETE, and it
+ * is an outcome (a tool failure is run again). */
 static IrqstormSummary *complete_summary(const char *dir)
 {
-	IrqstormSummary *s = irqstorm_summary_load(dir, NULL);
+	g_autoptr(IrqstormSummary) s = irqstorm_summary_load(dir, NULL);
+	g_autofree char *why = NULL;
 
-	if (s && !s->complete) {
-		irqstorm_summary_free(s);
+	if (!s || !s->complete ||
+	    !irqstorm_cell_end_is_outcome(irqstorm_matrix_classify(s->return_code,
+								    s, &why)))
 		return NULL;
-	}
-	return s;
+	return g_steal_pointer(&s);
 }
 
 /* The last non-blank line of a file, or NULL. */
@@ -313,11 +395,72 @@ static void say(const CellRun *r, const char *fmt, ...)
 
 static void schedule(Matrix *m);
 
+/*
+ * Why a cell has no summary.json to say why: its INCOMPLETE marker (a
+ * --quiet run prints little), else the last line it printed, else how it
+ * exited.
+ */
+static char *cell_tail(const CellRun *r)
+{
+	g_autofree char *marker = g_build_filename(r->dir, "INCOMPLETE", NULL);
+	g_autofree char *log = g_build_filename(r->dir, CELL_LOG, NULL);
+	g_autofree char *why = last_line(marker);
+
+	if (why)
+		return g_strconcat("INCOMPLETE: ", why, NULL);
+	why = last_line(log);
+	return why ? g_steal_pointer(&why) : g_strdup(r->how);
+}
+
+/* Read a finished cell's summary.json and decide how it ended. */
+static void cell_classify(CellRun *r)
+{
+	irqstorm_summary_free(r->summary);
+	r->summary = irqstorm_summary_load(r->dir, NULL);
+	g_clear_pointer(&r->why, g_free);
+	if (r->code < 0) {
+		r->end = IRQSTORM_CELL_TOOL_FAILURE;
+		r->why = g_strdup(r->how);
+		return;
+	}
+	r->end = irqstorm_matrix_classify(r->code, r->summary, &r->why);
+	if (!r->summary) {
+		g_free(r->why);
+		r->why = cell_tail(r);
+	}
+}
+
+/* "[i/n] cell: ..." saying how a finished cell ended. */
+static void say_cell_end(const CellRun *r)
+{
+	g_autofree char *log = g_build_filename(r->dir, CELL_LOG, NULL);
+
+	switch (r->end) {
+	case IRQSTORM_CELL_PASSED:
+		say(r, "exit 0 in %.1f s", r->seconds);
+		break;
+	case IRQSTORM_CELL_THRESHOLD:
+		say(r, "exit 2 (a scenario threshold was exceeded) in %.1f s",
+		    r->seconds);
+		break;
+	case IRQSTORM_CELL_STALL:
+		say(r, "exit 3 (the guest stalled) in %.1f s", r->seconds);
+		break;
+	case IRQSTORM_CELL_REFUSED:
+		say(r, "exit 1 in %.1f s, refused by the guest: %s", r->seconds,
+		    r->why);
+		break;
+	default:
+		say(r, "TOOL FAILURE in %.1f s: %s (log: %s)", r->seconds,
+		    r->why, log);
+		break;
+	}
+}
+
 static void on_cell_exit(GPid pid, gint status, gpointer user)
 {
 	CellRun *r = user;
 	Matrix *m = r->m;
-	g_autofree char *log = g_build_filename(r->dir, CELL_LOG, NULL);
 
 	g_spawn_close_pid(pid);
 	r->child.exited = TRUE;
@@ -327,20 +470,8 @@ static void on_cell_exit(GPid pid, gint status, gpointer user)
 	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	r->how = irqstorm_child_describe_exit(&r->child);
 	m->running--;
-	if (r->code == IRQSTORM_EXIT_PASSED) {
-		say(r, "exit 0 in %.1f s", r->seconds);
-	} else if (r->code == IRQSTORM_EXIT_THRESHOLD) {
-		say(r, "exit 2 (a scenario threshold was exceeded) in %.1f s", r->seconds);
-	} else {
-		/* Why: the run's INCOMPLETE marker says it best (a --quiet
-		 * run prints little), else the last line it printed. */
-		g_autofree char *marker = g_build_filename(r->dir, "INCOMPLETE", NULL);
-		g_autofree char *why = last_line(marker);
-		g_autofree char *tail = why ? g_strconcat("INCOMPLETE: ", why, NULL) : last_line(log);
-
-		say(r, "%s in %.1f s%s%s (log: %s)", r->how, r->seconds,
-		    tail ? ": " : "", tail ? tail : "", log);
-	}
+	cell_classify(r);
+	say_cell_end(r);
 	schedule(m);
 }
 
@@ -396,7 +527,9 @@ failed:
 	r->state = CELL_FINISHED;
 	r->code = -1;
 	r->how = g_strdup_printf("could not start: %s", err->message);
-	say(r, "%s", r->how);
+	r->end = IRQSTORM_CELL_TOOL_FAILURE;
+	r->why = g_strdup(r->how);
+	say(r, "TOOL FAILURE: %s", r->how);
 }
 
 /* Start cells while there is room; quit when nothing is left to wait for. */
@@ -554,6 +687,15 @@ static JsonNode *matrix_json(const Matrix *m, GPtrArray *varies)
 			json_builder_add_null_value(b);
 		json_builder_set_member_name(b, "complete");
 		json_builder_add_boolean_value(b, r->summary && r->summary->complete);
+		json_builder_set_member_name(b, "ended");
+		json_builder_add_string_value(b, irqstorm_cell_end_name(r->end));
+		json_builder_set_member_name(b, "outcome");
+		json_builder_add_boolean_value(b, irqstorm_cell_end_is_outcome(r->end));
+		json_builder_set_member_name(b, "reason");
+		if (r->why)
+			json_builder_add_string_value(b, r->why);
+		else
+			json_builder_add_null_value(b);
 		json_builder_set_member_name(b, "stages");
 		json_builder_begin_object(b);
 		for (guint s = 0; r->summary && s < r->summary->stages->len; s++) {
@@ -686,15 +828,10 @@ static char *us_text(const IrqstormStageStats *st, IrqstormStat s)
 	return g_strdup_printf("%.3f", st->v[s] / 1e3);
 }
 
-/* One row per cell: the varied values, the exit, then p99 and max (us)
- * of every stage any cell has. */
-static GString *matrix_table(const Matrix *m, GPtrArray *varies)
+/* The union of the cells' stage names, in order of first appearance. */
+static GPtrArray *matrix_stages(const Matrix *m)
 {
-	g_autoptr(GPtrArray) stages = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-	g_autofree gsize *width = NULL;
-	GString *out = g_string_new(NULL);
-	guint nv = varies->len, ncols;
+	GPtrArray *stages = g_ptr_array_new_with_free_func(g_free);
 
 	for (guint c = 0; c < m->n; c++) {
 		const IrqstormSummary *s = m->runs[c].summary;
@@ -702,22 +839,33 @@ static GString *matrix_table(const Matrix *m, GPtrArray *varies)
 		for (guint i = 0; s && i < s->stages->len; i++) {
 			const IrqstormStageStats *st = s->stages->pdata[i];
 
-			if (!g_ptr_array_find_with_equal_func(stages, st->name, g_str_equal, NULL))
+			if (!g_ptr_array_find_with_equal_func(stages, st->name,
+							      g_str_equal, NULL))
 				g_ptr_array_add(stages, g_strdup(st->name));
 		}
 	}
-	ncols = nv + 1 + 2 * stages->len;
+	return stages;
+}
 
-	/* Two header rows: the stage over its columns, then the columns. */
+/* Two header rows (the stage over its columns, then the columns), then a
+ * row per cell: the varied values, exit, ended, then p99 and max (us) of
+ * every stage. Returns GPtrArray of GStrv. */
+static GPtrArray *matrix_rows(const Matrix *m, GPtrArray *varies,
+			      GPtrArray *stages)
+{
+	GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+	guint nv = varies->len, s0 = nv + 2, ncols = s0 + 2 * stages->len;
+
 	for (int h = 0; h < 2; h++) {
 		char **row = g_new0(char *, ncols + 1);
 
 		for (guint i = 0; i < nv; i++)
 			row[i] = g_strdup(h ? ((IrqstormVary *)varies->pdata[i])->name : "");
 		row[nv] = g_strdup(h ? "exit" : "");
+		row[nv + 1] = g_strdup(h ? "ended" : "");
 		for (guint s = 0; s < stages->len; s++) {
-			row[nv + 1 + 2 * s] = g_strdup(h ? "p99" : (char *)stages->pdata[s]);
-			row[nv + 2 + 2 * s] = g_strdup(h ? "max" : "");
+			row[s0 + 2 * s] = g_strdup(h ? "p99" : (char *)stages->pdata[s]);
+			row[s0 + 2 * s + 1] = g_strdup(h ? "max" : "");
 		}
 		g_ptr_array_add(rows, row);
 	}
@@ -728,65 +876,104 @@ static GString *matrix_table(const Matrix *m, GPtrArray *varies)
 		for (guint i = 0; i < nv; i++)
 			row[i] = g_strdup(r->cell->values[i]);
 		row[nv] = cell_exit_text(r);
+		row[nv + 1] = g_strdup(r->state == CELL_RUNNING ? "running" :
+				       irqstorm_cell_end_name(r->end));
 		for (guint s = 0; s < stages->len; s++) {
 			const IrqstormStageStats *st = r->summary ?
 				irqstorm_summary_stage(r->summary, stages->pdata[s]) : NULL;
 
-			row[nv + 1 + 2 * s] = us_text(st, IRQSTORM_STAT_P99);
-			row[nv + 2 + 2 * s] = us_text(st, IRQSTORM_STAT_MAX);
+			row[s0 + 2 * s] = us_text(st, IRQSTORM_STAT_P99);
+			row[s0 + 2 * s + 1] = us_text(st, IRQSTORM_STAT_MAX);
 		}
 		g_ptr_array_add(rows, row);
 	}
+	return rows;
+}
 
-	width = g_new0(gsize, ncols);
+/* Column widths; a stage name spans its two columns and may widen them. */
+static gsize *table_widths(GPtrArray *rows, guint s0, guint ncols)
+{
+	gsize *width = g_new0(gsize, ncols);
+	char **head = rows->pdata[0];
+
 	for (guint r = 0; r < rows->len; r++) {
 		char **row = rows->pdata[r];
 
 		for (guint c = 0; c < ncols; c++)
-			/* The stage name spans its two columns. */
-			if (r != 0 || c <= nv)
+			if (r != 0 || c < s0)
 				width[c] = MAX(width[c], strlen(row[c]));
 	}
-	for (guint s = 0; s < stages->len; s++) {
-		gsize need = strlen(stages->pdata[s]);
-		gsize have = width[nv + 1 + 2 * s] + 2 + width[nv + 2 + 2 * s];
+	for (guint c = s0; c + 1 < ncols; c += 2) {
+		gsize need = strlen(head[c]);
+		gsize have = width[c] + 2 + width[c + 1];
 
 		if (need > have)
-			width[nv + 2 + 2 * s] += need - have;
+			width[c + 1] += need - have;
 	}
+	return width;
+}
+
+/* One row: text left-aligned, numbers (from s0) right-aligned, three
+ * spaces before each stage's pair; row 0 names a pair over both. */
+static void table_line(GString *out, char **row, gboolean head,
+		       const gsize *width, guint s0, guint ncols)
+{
+	gsize start = out->len;
+
+	for (guint c = 0; c < ncols; c++) {
+		if (c)
+			g_string_append(out, c >= s0 && (c - s0) % 2 == 0 ?
+					"   " : "  ");
+		if (head && c >= s0) {
+			g_string_append_printf(out, "%-*s",
+					       (int)(width[c] + 2 + width[c + 1]),
+					       row[c]);
+			c++;
+		} else {
+			g_string_append_printf(out, c >= s0 ? "%*s" : "%-*s",
+					       (int)width[c], row[c]);
+		}
+	}
+	while (out->len > start && out->str[out->len - 1] == ' ')
+		g_string_truncate(out, out->len - 1);
+	g_string_append_c(out, '\n');
+}
+
+/* One row per cell: the varied values, the exit and how the cell ended,
+ * then p99 and max (us) of every stage any cell has. */
+static GString *matrix_table(const Matrix *m, GPtrArray *varies)
+{
+	g_autoptr(GPtrArray) stages = matrix_stages(m);
+	g_autoptr(GPtrArray) rows = matrix_rows(m, varies, stages);
+	guint s0 = varies->len + 2, ncols = s0 + 2 * stages->len;
+	g_autofree gsize *width = table_widths(rows, s0, ncols);
+	GString *out = g_string_new(NULL);
 
 	if (stages->len)
 		g_string_append(out, "p99 and max in us of virtual time from the raise\n");
 	/* Without stages (no cell has a summary) there is no stage header. */
-	for (guint r = stages->len ? 0 : 1; r < rows->len; r++) {
-		char **row = rows->pdata[r];
-		GString *line = g_string_new(NULL);
-
-		for (guint c = 0; c < ncols; c++) {
-			gboolean number = c > nv;
-
-			if (c)
-				g_string_append(line, c == nv + 1 || (c > nv && (c - nv) % 2) ?
-						"   " : "  ");
-			if (r == 0 && c > nv) {
-				/* left-aligned over the pair */
-				gsize span = width[c] + 2 + width[c + 1];
-
-				g_string_append_printf(line, "%-*s", (int)span, row[c]);
-				c++;
-				continue;
-			}
-			if (number)
-				g_string_append_printf(line, "%*s", (int)width[c], row[c]);
-			else
-				g_string_append_printf(line, "%-*s", (int)width[c], row[c]);
-		}
-		while (line->len && line->str[line->len - 1] == ' ')
-			g_string_truncate(line, line->len - 1);
-		g_string_append_printf(out, "%s\n", line->str);
-		g_string_free(line, TRUE);
-	}
+	for (guint r = stages->len ? 0 : 1; r < rows->len; r++)
+		table_line(out, rows->pdata[r], r == 0, width, s0, ncols);
 	return out;
+}
+
+/* On stderr: every cell that ended in a tool failure, and why. */
+static void report_tool_failures(const Matrix *m)
+{
+	guint n = 0;
+
+	for (guint c = 0; c < m->n; c++)
+		n += m->runs[c].end == IRQSTORM_CELL_TOOL_FAILURE;
+	if (!n || m->interrupted)	/* ^C stopped them: rerun to resume */
+		return;
+	g_printerr("irqstorm: %u of %u cell%s ended in a tool failure, not an "
+		   "outcome of the scenario:\n", n, m->n, m->n == 1 ? "" : "s");
+	for (guint c = 0; c < m->n; c++) {
+		const CellRun *r = &m->runs[c];
+
+		if (r->end == IRQSTORM_CELL_TOOL_FAILURE)
+			g_printerr("  %s: %s\n", r->cell->name, r->why);
+	}
 }
 
 /* ---- the command ------------------------------------------------------ */
@@ -816,13 +1003,23 @@ static const char matrix_description[] =
 	"time), keeps the finished ones, and exits 1.\n"
 	"\n"
 	"At the end, OUT/matrix.json lists every cell (its values, directory,\n"
-	"exit status, completeness, p50/p99/max per stage in ns) and a table\n"
-	"shows p99 and max of every stage per cell. For more, use\n"
+	"exit status, completeness, how it ended, p50/p99/max per stage in ns)\n"
+	"and a table shows p99 and max of every stage per cell. For more, use\n"
 	"irqstorm compare OUT/*/ or irqstorm plot OUT/*/ --out OUT.\n"
 	"\n"
-	"Exit status: 0 every cell passed, 2 a cell exceeded a scenario\n"
-	"threshold (and none failed), 1 anything else (a cell failed, did not\n"
-	"run, or a bad option).\n"
+	"Each cell ends in an outcome of the scenario, which is a result, or in\n"
+	"a tool failure, which is not. Outcomes: passed (exit 0), threshold\n"
+	"(exit 2), stall (exit 3), and refused: the guest itself reported an\n"
+	"error (e.g. the kernel refused the interrupt, \"Flags mismatch\"),\n"
+	"exit 1 with the guest's status in summary.json. Anything else is a\n"
+	"tool failure: QEMU did not start or crashed, the wall-clock timeout, a\n"
+	"rig error, failed cross-checks, no summary.json. Tool failures are\n"
+	"listed on stderr and run again when the matrix is resumed.\n"
+	"\n"
+	"Exit status: 0 every cell passed; 2 a cell exceeded a threshold, the\n"
+	"others passed; 3 a cell stalled or was refused, the others were\n"
+	"outcomes too; 4 a cell ended in a tool failure; 1 the matrix did not\n"
+	"finish (^C, a bad option, OUT/matrix.json not written).\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm matrix scenarios/default.ini --vary channel0.threading=hardirq,threaded,forced\n"
@@ -909,7 +1106,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GPtrArray) varies = NULL;
 	g_autoptr(GPtrArray) cells = NULL;
-	g_autofree int *codes = NULL;
+	g_autofree IrqstormCellEnd *ends = NULL;
 	g_autoptr(GString) table = NULL;
 	const char *binary_env = g_getenv("IRQSTORM_RUN_BINARY");
 	const char *conflict;
@@ -1000,6 +1197,8 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 		if (r->summary) {
 			r->state = CELL_SKIPPED;
 			r->code = r->summary->return_code;
+			r->end = irqstorm_matrix_classify(r->code, r->summary,
+							  &r->why);
 			skipped++;
 		}
 	}
@@ -1018,17 +1217,10 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 
 	run_cells(&m);
 
-	codes = g_new0(int, m.n);
-	for (guint c = 0; c < m.n; c++) {
-		CellRun *r = &m.runs[c];
-
-		if (r->state == CELL_FINISHED) {
-			irqstorm_summary_free(r->summary);
-			r->summary = irqstorm_summary_load(r->dir, NULL);
-		}
-		codes[c] = r->state == CELL_PENDING ? -1 : r->code;
-	}
-	code = irqstorm_matrix_exit_code(codes, m.n);
+	ends = g_new0(IrqstormCellEnd, m.n);
+	for (guint c = 0; c < m.n; c++)
+		ends[c] = m.runs[c].end;
+	code = irqstorm_matrix_exit_code(ends, m.n);
 	if (m.interrupted)
 		code = IRQSTORM_EXIT_ERROR;
 	if (!write_matrix_json(&m, varies, &err)) {
@@ -1039,6 +1231,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 	printf("\n%s", table->str);
 	printf("\n%s/%s%s\n", out, MATRIX_FILE,
 	       m.interrupted ? " (interrupted: run the same command again to resume)" : "");
+	report_tool_failures(&m);
 done:
 	for (guint c = 0; c < m.n; c++)
 		cell_free_run(&m.runs[c]);

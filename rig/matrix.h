@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "summary.h"
+
 G_BEGIN_DECLS
 
 /* One --vary GROUP.KEY=V1,V2,... */
@@ -50,11 +52,51 @@ GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error);
 char *irqstorm_matrix_safe_name(const char *s);
 
 /*
- * The matrix's exit status from its cells' (-1: not run, killed or not
- * started): 0 when every cell exited 0; 2 when some exited 2 (a threshold)
- * and every other 0; else 1.
+ * How a cell ended: an outcome of the scenario, which a table of results
+ * shows, or a failure of the tool, which leaves nothing to show.
  */
-int irqstorm_matrix_exit_code(const int *codes, guint n);
+typedef enum {
+	IRQSTORM_CELL_NOT_RUN,		/* not (yet) run: the matrix stopped */
+	IRQSTORM_CELL_PASSED,		/* outcome: exit 0 */
+	IRQSTORM_CELL_THRESHOLD,	/* outcome: exit 2, a threshold exceeded */
+	IRQSTORM_CELL_STALL,		/* outcome: exit 3, the guest stalled */
+	IRQSTORM_CELL_REFUSED,		/* outcome: the guest reported an error */
+	IRQSTORM_CELL_TOOL_FAILURE,	/* anything else: no outcome */
+} IrqstormCellEnd;
+
+/* "passed", "threshold", "stall", "refused", "tool failure", "not run". */
+const char *irqstorm_cell_end_name(IrqstormCellEnd end);
+
+/* Is it an outcome of the scenario (not a tool failure, not unrun)? */
+gboolean irqstorm_cell_end_is_outcome(IrqstormCellEnd end);
+
+/*
+ * How a cell whose `irqstorm run` exited with status code (>= 0) ended,
+ * from its summary.json (NULL: none could be read). An outcome when:
+ *   - the run is complete (summary.json "complete", no INCOMPLETE), its
+ *     "return_code" is code, no cross-check failed, and code is 0, 2 or 3;
+ *   - or it is incomplete because the guest itself reported an error:
+ *     code and "return_code" are 1 and the guest's result line said a
+ *     status other than ok (counts.guest.status: e.g. the kernel refused
+ *     request_irq, "Flags mismatch"). That is REFUSED.
+ * Anything else is a TOOL_FAILURE: no summary.json, incomplete for any
+ * other reason (QEMU did not start or crashed, the wall-clock timeout, a
+ * rig error, a signal), failed cross-checks, or an exit status that
+ * summary.json does not account for. *why says why for a refusal or a
+ * tool failure (NULL for the others); free it.
+ */
+IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
+					 char **why);
+
+/* Exit status of `irqstorm matrix` when a cell ended in a tool failure. */
+#define IRQSTORM_MATRIX_EXIT_TOOL_FAILURE	4
+
+/*
+ * The matrix's exit status from how its cells ended: 1 when one was not
+ * run; else 4 when one was a tool failure; else 3 when one stalled or was
+ * refused; else 2 when one exceeded a threshold; else 0.
+ */
+int irqstorm_matrix_exit_code(const IrqstormCellEnd *ends, guint n);
 
 G_END_DECLS
 

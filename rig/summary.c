@@ -52,6 +52,8 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s->path);
 	g_free(s->label);
 	g_free(s->incomplete_reason);
+	g_free(s->guest_status);
+	g_free(s->guest_reason);
 	if (s->stages)
 		g_ptr_array_unref(s->stages);
 	g_free(s);
@@ -131,6 +133,32 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	return g_ptr_array_steal_index(hold, 0);
 }
 
+/* A string member of obj, copied, or NULL. */
+static char *string_member(JsonObject *obj, const char *name)
+{
+	JsonNode *n = obj ? json_object_get_member(obj, name) : NULL;
+
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
+	    json_node_get_value_type(n) != G_TYPE_STRING)
+		return NULL;
+	return g_strdup(json_node_get_string(n));
+}
+
+/* The guest's own verdict, counts.guest.status and .reason, if any. */
+static void read_guest_status(IrqstormSummary *s, JsonObject *root)
+{
+	JsonNode *n = json_object_get_member(root, "counts");
+	JsonObject *guest = NULL;
+
+	if (n && JSON_NODE_HOLDS_OBJECT(n)) {
+		n = json_object_get_member(json_node_get_object(n), "guest");
+		if (n && JSON_NODE_HOLDS_OBJECT(n))
+			guest = json_node_get_object(n);
+	}
+	s->guest_status = string_member(guest, "status");
+	s->guest_reason = string_member(guest, "reason");
+}
+
 IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 					const char *text, gssize len,
 					GError **error)
@@ -179,8 +207,13 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	n = json_object_get_member(root, "failed_checks");
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
+	read_guest_status(s, root);
 
 	n = json_object_get_member(root, "stages");
+	/* A run that ended before it collected anything (QEMU did not
+	 * start) has no stages: that is its summary. */
+	if (!n && !s->complete)
+		return g_steal_pointer(&s);
 	if (!n || !JSON_NODE_HOLDS_OBJECT(n)) {
 		invalid(error, path, "not an irqstorm summary (no \"stages\" object)");
 		return NULL;

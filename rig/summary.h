@@ -52,6 +52,8 @@ typedef struct {
 	char *incomplete_reason;	/* NULL when complete */
 	int return_code;		/* the run's exit status; -1 if absent */
 	guint failed_checks;
+	char *guest_status;		/* counts.guest.status: "ok", "error"; or NULL */
+	char *guest_reason;		/* counts.guest.reason, or NULL */
 	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
 } IrqstormSummary;
 
@@ -60,6 +62,7 @@ typedef struct {
  * label is the basename of dir. Requires a top-level object with a boolean
  * "complete" and a "stages" object whose members are objects with an integer
  * "cycles"; each statistic must be a number or null (absent counts as null).
+ * An incomplete run may have no "stages" (it collected nothing): none then.
  */
 IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 					const char *text, gssize len,

@@ -12,8 +12,13 @@
 #                   (the e2e-results test compares that with docs/)
 #   --irqstorm BIN  use this irqstorm binary and skip the build
 #
-# Cells that end with exit status 1, 2 or 3 are outcomes here (a refusal,
-# a stall), not failures: the tables say what each run ended with.
+# Each cell ends in an outcome or a tool failure (`irqstorm matrix --help`,
+# docs/analysis.md). Outcomes are table entries: passed, a threshold (exit
+# 2), a stall (exit 3), and in the cases of REFUSALS a refusal (the guest
+# reported the kernel's error, e.g. shared-line's "Flags mismatch"). A tool
+# failure (QEMU did not start or crashed, a rig error, failed cross-checks,
+# no summary.json), or a refusal where no table shows one, stops the script
+# naming the cells: it never becomes a row of the page.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,15 +47,37 @@ fi
 [ -x "$IRQSTORM" ] || die "$IRQSTORM is not an executable"
 mkdir -p "$OUT" "$FIG"
 
+REFUSALS=" shared-line "	# the cases whose table shows a refusal
+
 profiles() {	# the profiles of a scenario file, comma-separated, in file order
 	sed -n 's/^\[profile\.\(.*\)\]$/\1/p' "scenarios/$1.ini" | paste -sd, -
 }
 
+cells() {	# CASE JQ-FILTER: "  cell: ended: reason" of the cells it selects
+	jq -r ".cells[] | select($2) | \"  \\(.dir): \\(.ended): \\(.reason // .status)\"" \
+		"$OUT/$1/matrix.json"
+}
+
+# run_case CASE: every profile of it, each cell an outcome its table shows.
+run_case() {
+	local c=$1 rc=0 bad
+	"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
+		--out "$OUT/$c" --jobs "$(nproc)" >"$OUT/$c.log" 2>&1 || rc=$?
+	[ -f "$OUT/$c/matrix.json" ] ||
+		die "matrix of $c wrote nothing (exit status $rc); see $OUT/$c.log"
+	case $rc in
+	0 | 2 | 3) ;;	# every cell an outcome
+	4) die "case $c: tool failures, not results (see $OUT/$c.log):"$'\n'"$(cells "$c" '.outcome | not')" ;;
+	*) die "case $c: irqstorm matrix failed with exit status $rc (see $OUT/$c.log):"$'\n'"$(cells "$c" '.outcome | not')" ;;
+	esac
+	bad=$(cells "$c" '.ended == "refused"')
+	[ -z "$bad" ] || [[ $REFUSALS == *" $c "* ]] ||
+		die "case $c: refused, which its table cannot show (see $OUT/$c.log):"$'\n'"$bad"
+}
+
 for c in "${CASES[@]}"; do
 	log "case $c: $(profiles "$c")"
-	"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
-		--out "$OUT/$c" --jobs "$(nproc)" >"$OUT/$c.log" 2>&1 || true
-	[ -f "$OUT/$c/matrix.json" ] || die "matrix of $c wrote nothing; see $OUT/$c.log"
+	run_case "$c"
 done
 
 # ---- figures ---------------------------------------------------------------
@@ -178,5 +205,7 @@ out=$DOCS/results.md
 		esac
 	done <docs/results.md.in
 } >"$out.tmp"
+# Last guard: a value no run gave (jq's null) is never a number of the page.
+! grep -nw null "$out.tmp" >&2 || die "$out.tmp: null above, from a run the tables cannot read"
 mv "$out.tmp" "$out"
 log "wrote $out and $FIG/*.png from $OUT"

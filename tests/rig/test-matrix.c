@@ -143,16 +143,100 @@ static void test_cells_collision(void)
 	g_assert_nonnull(strstr(err->message, "'cmdline=a_b'"));
 }
 
+#define PASSED IRQSTORM_CELL_PASSED
+#define THRESHOLD IRQSTORM_CELL_THRESHOLD
+#define STALL IRQSTORM_CELL_STALL
+#define REFUSED IRQSTORM_CELL_REFUSED
+#define TOOL IRQSTORM_CELL_TOOL_FAILURE
+#define NOT_RUN IRQSTORM_CELL_NOT_RUN
+
+/* Not run 1, over tool failure 4, over stall or refusal 3, over 2, 0. */
 static void test_exit_code(void)
 {
-	const int pass[] = { 0, 0 }, thr[] = { 0, 2, 2 }, fail[] = { 2, 1, 0 };
-	const int killed[] = { 0, -1 }, other[] = { 3 };
+	static const struct {
+		IrqstormCellEnd ends[3];
+		int code;
+	} cases[] = {
+		{ { PASSED, PASSED, PASSED }, 0 },
+		{ { PASSED, THRESHOLD, THRESHOLD }, 2 },
+		{ { THRESHOLD, STALL, PASSED }, 3 },
+		{ { REFUSED, PASSED, THRESHOLD }, 3 },
+		{ { REFUSED, TOOL, STALL }, IRQSTORM_MATRIX_EXIT_TOOL_FAILURE },
+		{ { PASSED, PASSED, TOOL }, 4 },
+		{ { TOOL, NOT_RUN, PASSED }, 1 },
+	};
 
-	g_assert_cmpint(irqstorm_matrix_exit_code(pass, 2), ==, 0);
-	g_assert_cmpint(irqstorm_matrix_exit_code(thr, 3), ==, 2);
-	g_assert_cmpint(irqstorm_matrix_exit_code(fail, 3), ==, 1);
-	g_assert_cmpint(irqstorm_matrix_exit_code(killed, 2), ==, 1);
-	g_assert_cmpint(irqstorm_matrix_exit_code(other, 1), ==, 1);
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++)
+		if (irqstorm_matrix_exit_code(cases[i].ends, 3) != cases[i].code)
+			g_error("case %zu: not %d", i, cases[i].code);
+	g_assert_true(irqstorm_cell_end_is_outcome(REFUSED));
+	g_assert_true(irqstorm_cell_end_is_outcome(STALL));
+	g_assert_false(irqstorm_cell_end_is_outcome(TOOL));
+	g_assert_false(irqstorm_cell_end_is_outcome(NOT_RUN));
+}
+
+#define STAGES "\"stages\": {}"
+#define GUEST_ERROR "\"counts\": {\"guest\": {\"status\": \"error\", " \
+	"\"reason\": \"probe-failed\"}}"
+#define GUEST_OK "\"counts\": {\"guest\": {\"status\": \"ok\"}}"
+#define REFUSAL "the guest reported status=error reason=probe-failed; " \
+	"kernel: genirq: Flags mismatch irq 21"
+
+/* Outcome or tool failure, from the exit status and summary.json. */
+static void test_classify(void)
+{
+	static const struct {
+		int code;
+		const char *json;	/* NULL: no summary.json */
+		IrqstormCellEnd end;
+		const char *why;	/* in *why, or NULL for none */
+	} cases[] = {
+		{ 0, "{\"complete\": true, \"return_code\": 0, " STAGES "}", PASSED, NULL },
+		{ 2, "{\"complete\": true, \"return_code\": 2, " STAGES "}", THRESHOLD, NULL },
+		{ 3, "{\"complete\": true, \"return_code\": 3, " STAGES "}", STALL, NULL },
+		/* The kernel refused: the guest said so. An outcome. */
+		{ 1, "{\"complete\": false, \"return_code\": 1, \"incomplete_reason\": \""
+		  REFUSAL "\", " GUEST_ERROR ", " STAGES "}", REFUSED, "Flags mismatch" },
+		/* No guest verdict: QEMU did not start, the guest hung. */
+		{ 1, "{\"complete\": false, \"return_code\": 1, \"incomplete_reason\": "
+		  "\"QEMU did not start: qmp.sock: no QMP greeting within 30 s\", "
+		  "\"counts\": {\"guest\": {}}, " STAGES "}", TOOL, "QEMU did not start" },
+		{ 1, "{\"complete\": false, \"return_code\": 1, \"incomplete_reason\": "
+		  "\"the guest did not finish\", " STAGES "}", TOOL, "did not finish" },
+		/* The guest said ok, the rig failed after. */
+		{ 1, "{\"complete\": false, \"return_code\": 1, \"incomplete_reason\": "
+		  "\"device counters unreadable\", " GUEST_OK ", " STAGES "}", TOOL,
+		  "counters unreadable" },
+		/* The guest's error, but the run did not exit as summary.json says. */
+		{ 0, "{\"complete\": false, \"return_code\": 1, \"incomplete_reason\": \""
+		  REFUSAL "\", " GUEST_ERROR ", " STAGES "}", TOOL, "exit status 0, but" },
+		{ 1, "{\"complete\": true, \"return_code\": 1, \"failed_checks\": "
+		  "[\"a\", \"b\"], " STAGES "}", TOOL, "2 cross-checks failed" },
+		{ 1, "{\"complete\": true, \"return_code\": 1, " STAGES "}", TOOL,
+		  "exit status 1 from a complete run" },
+		{ 3, "{\"complete\": true, \"return_code\": 0, " STAGES "}", TOOL,
+		  "exit status 3, but summary.json says 0" },
+		{ 1, NULL, TOOL, "no readable summary.json" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormSummary) s = NULL;
+		g_autofree char *why = NULL;
+		IrqstormCellEnd end;
+
+		if (cases[i].json) {
+			s = irqstorm_summary_parse("d", "d/summary.json", cases[i].json,
+						   -1, &err);
+			g_assert_no_error(err);
+		}
+		end = irqstorm_matrix_classify(cases[i].code, s, &why);
+		if (end != cases[i].end)
+			g_error("case %zu: %s, not %s", i, irqstorm_cell_end_name(end),
+				irqstorm_cell_end_name(cases[i].end));
+		if (cases[i].why ? !why || !strstr(why, cases[i].why) : why != NULL)
+			g_error("case %zu: why '%s', expected '%s'", i, why, cases[i].why);
+	}
 }
 
 /* ---- the command, with a fake `irqstorm run` ---------------------------- */
@@ -160,10 +244,22 @@ static void test_exit_code(void)
 /*
  * Called as: fake run SCENARIO --out DIR --quiet [--set K=V]... [options].
  * Appends DIR to $FAKE_LOG; writes DIR/args (one argument a line),
- * DIR/start and DIR/end (time in ns), DIR/pid and DIR/sleep.pid; sleeps
+ * DIR/start and DIR/end (time in ns), DIR/pid and DIR/sleep.pid, and
+ * DIR/INCOMPLETE, removed when the run is complete, as `irqstorm run`
+ * does; sleeps
  * $FAKE_SLEEP s, or $FAKE_SLOW_SLEEP s when its arguments contain
- * $FAKE_SLOW_MATCH; writes DIR/summary.json and exits with
- * $FAKE_FAIL_CODE when its arguments contain $FAKE_FAIL_MATCH, else 0.
+ * $FAKE_SLOW_MATCH. Then it ends as the first MATCH:KIND of $FAKE_KINDS
+ * whose MATCH its arguments contain says, like `irqstorm run` does:
+ *   ok       (the default) a complete summary.json, exit 0, or
+ *            $FAKE_FAIL_CODE when its arguments contain $FAKE_FAIL_MATCH
+ *   stall    a complete summary.json, exit 3
+ *   refused  the guest reported status=error (the kernel refused a shared
+ *            line): INCOMPLETE, an incomplete summary.json, exit 1
+ *   nostart  QEMU did not start: INCOMPLETE, a summary.json without
+ *            stages (nothing was collected), exit 1
+ *   checks   a complete summary.json with a failed cross-check, exit 1
+ *   crash    the rig dies: no summary.json, INCOMPLETE as at the start
+ *   killed   SIGKILL
  */
 static const char fake_script[] =
 	"#!/bin/sh\n"
@@ -175,18 +271,43 @@ static const char fake_script[] =
 	"echo $$ > \"$out/pid\"\n"
 	"date +%s%N > \"$out/start\"\n"
 	"echo \"fake: starting\"\n"
+	"echo 'run in progress (or the rig died during it)' > \"$out/INCOMPLETE\"\n"
 	"s=${FAKE_SLEEP:-0}\n"
 	"case \"$*\" in *\"${FAKE_SLOW_MATCH:-@none@}\"*) s=$FAKE_SLOW_SLEEP;; esac\n"
 	"sleep \"$s\" & echo $! > \"$out/sleep.pid\"; wait $!\n"
-	"code=0\n"
+	"kind=ok\n"
+	"for mk in ${FAKE_KINDS:-}; do\n"
+	"  case \"$*\" in *\"${mk%%:*}\"*) kind=${mk#*:}; break;; esac\n"
+	"done\n"
+	"code=0 complete=true checks= guest= reason= stages=\n"
 	"case \"$*\" in *\"${FAKE_FAIL_MATCH:-@none@}\"*) code=$FAKE_FAIL_CODE;; esac\n"
-	"cat > \"$out/summary.json\" <<EOF\n"
-	"{\"complete\": true, \"return_code\": $code, \"failed_checks\": [], \"stages\": {\n"
+	"case $kind in\n"
+	"stall) code=3 ;;\n"
+	"refused) code=1 complete=false guest='\"status\": \"error\", \"reason\": \"probe-failed\"'\n"
+	"  reason='the guest reported status=error reason=probe-failed; kernel: genirq: "
+	"Flags mismatch irq 21. 00002080 (irqstorm1) vs. 00210080 (irqstorm0)' ;;\n"
+	"nostart) code=1 complete=false stages=none\n"
+	"  reason=\"QEMU did not start: $out/qmp.sock: no reply to qmp_capabilities within "
+	"200 ms; its output is in $out/qemu.log\" ;;\n"
+	"checks) code=1 checks='\"guest handled 3 = device handled 2\"' ;;\n"
+	"crash) echo 'fake: rig error' >&2; exit 1 ;;\n"
+	"killed) kill -KILL $$ ;;\n"
+	"esac\n"
+	"if [ -n \"$reason\" ]; then echo \"$reason\" > \"$out/INCOMPLETE\"\n"
+	"else rm \"$out/INCOMPLETE\"; fi\n"
+	"{\n"
+	"echo \"{\\\"complete\\\": $complete, \\\"return_code\\\": $code,\"\n"
+	"[ -n \"$reason\" ] && echo \"\\\"incomplete_reason\\\": \\\"$reason\\\",\"\n"
+	"echo \"\\\"failed_checks\\\": [$checks], \\\"counts\\\": {\\\"guest\\\": {$guest}}\"\n"
+	"[ \"$stages\" = none ] || cat <<EOF\n"
+	", \"stages\": {\n"
 	" \"hardirq\": {\"cycles\": 10, \"min\": 1000, \"avg\": 1500, \"max\": 9000, \"p50\": 2000,"
 	" \"p90\": 2000, \"p99\": 3000, \"p99_9\": 9000, \"p99_99\": 9000},\n"
 	" \"done\": {\"cycles\": 10, \"min\": 1100, \"avg\": 1600, \"max\": 12345, \"p50\": 2000,"
-	" \"p90\": 3000, \"p99\": 4000, \"p99_9\": 12345, \"p99_99\": 12345}}}\n"
+	" \"p90\": 3000, \"p99\": 4000, \"p99_9\": 12345, \"p99_99\": 12345}}\n"
 	"EOF\n"
+	"echo '}'\n"
+	"} > \"$out/summary.json\"\n"
 	"date +%s%N > \"$out/end\"\n"
 	"[ $code = 0 ] || echo \"fake: failing with $code\" >&2\n"
 	"exit $code\n";
@@ -331,16 +452,19 @@ static void test_run_cells(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(json_object_get_string_member(cell, "status"), ==, "ran");
 	g_assert_cmpint(json_object_get_int_member(cell, "exit_status"), ==, 0);
 	g_assert_true(json_object_get_boolean_member(cell, "complete"));
+	g_assert_cmpstr(json_object_get_string_member(cell, "ended"), ==, "passed");
+	g_assert_true(json_object_get_boolean_member(cell, "outcome"));
+	g_assert_true(json_object_get_null_member(cell, "reason"));
 	stage = json_object_get_object_member(json_object_get_object_member(cell, "stages"), "done");
 	g_assert_cmpint(json_object_get_int_member(stage, "p50"), ==, 2000);
 	g_assert_cmpint(json_object_get_int_member(stage, "p99"), ==, 4000);
 	g_assert_cmpint(json_object_get_int_member(stage, "max"), ==, 12345);
 
 	/* The table: one row per cell, p99 and max of each stage in us. */
-	g_assert_nonnull(strstr(out, "                        hardirq        done\n"
-				     "rate  threading  exit     p99    max     p99     max\n"
-				     "1000  hardirq    0      3.000  9.000   4.000  12.345\n"));
-	g_assert_cmpuint(tu_count(out, "  0      3.000  9.000   4.000  12.345\n"), ==, 4);
+	g_assert_nonnull(strstr(out, "                                hardirq        done\n"
+				     "rate  threading  exit  ended      p99    max     p99     max\n"
+				     "1000  hardirq    0     passed   3.000  9.000   4.000  12.345\n"));
+	g_assert_cmpuint(tu_count(out, "  0     passed   3.000  9.000   4.000  12.345\n"), ==, 4);
 }
 
 /* A second run of the same matrix runs nothing; a cell without a complete
@@ -409,7 +533,8 @@ static void test_jobs(Fixture *f, gconstpointer data)
 	g_assert_cmpint(s2, >=, e1);
 }
 
-/* A cell's failure is the matrix's: 1 over 2 over 0; the others run. */
+/* A cell's exit is the matrix's: 4 (a run that exits 1 without a reason
+ * the guest gave is a tool failure) over 2 over 0; the others run. */
 static void test_exit_codes(Fixture *f, gconstpointer data)
 {
 	const char *const args[] = { "--vary", "channel0.rate=1000,2000,3000", NULL };
@@ -429,23 +554,113 @@ static void test_exit_codes(Fixture *f, gconstpointer data)
 						   "exit_status"), ==, 0);
 
 	tu_rmtree(f->out);
-	g_assert_cmpint(matrix(f, args, env1, &out2, NULL), ==, 1);
+	g_assert_cmpint(matrix(f, args, env1, &out2, NULL), ==, 4);
 	g_assert_cmpuint(fake_runs(f), ==, 6);
-	g_assert_nonnull(strstr(out2, "[3/3] rate=3000: exited with status 1 in "));
-	g_assert_nonnull(strstr(out2, ": fake: failing with 1 (log: "));
-	g_assert_nonnull(strstr(out2, "\n3000  1      3.000"));
+	g_assert_nonnull(strstr(out2, "[3/3] rate=3000: TOOL FAILURE in "));
+	g_assert_nonnull(strstr(out2, ": exit status 1 from a complete run without "
+				"a failed check (log: "));
+	g_assert_nonnull(strstr(out2, "\n3000  1     tool failure   3.000"));
 }
 
-/* A cell that cannot even start fails the matrix. */
+/* The ended and reason of cell i in matrix.json. */
+static void check_cell_end(Fixture *f, guint i, const char *ended,
+			   const char *reason)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonArray *cells = json_object_get_array_member(load_matrix_json(f, parser),
+							"cells");
+	JsonObject *cell = json_array_get_object_element(cells, i);
+	const char *why = json_object_get_string_member(cell, "reason");
+
+	g_assert_cmpstr(json_object_get_string_member(cell, "ended"), ==, ended);
+	g_assert_true(json_object_get_boolean_member(cell, "outcome") ==
+		      (strcmp(ended, "tool failure") != 0));
+	if (!reason)
+		g_assert_null(why);
+	else if (!why || !strstr(why, reason))
+		g_error("cell %u: reason '%s' lacks '%s'", i, why, reason);
+}
+
+/*
+ * A refusal (the guest reported the kernel's "Flags mismatch") and a stall
+ * are outcomes: the matrix exits 3, names no tool failure, and a resumed
+ * matrix runs the refusal again (it is not complete) but not the stall.
+ */
+static void test_outcomes(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--vary", "channel0.rate=1000,2000,3000", NULL };
+	const char *const env[] = { "FAKE_KINDS=rate=2000:refused rate=3000:stall", NULL };
+	g_autofree char *out = NULL, *err = NULL;
+
+	g_assert_cmpint(matrix(f, args, env, &out, &err), ==, 3);
+	g_assert_nonnull(strstr(out, "[2/3] rate=2000: exit 1 in "));
+	g_assert_nonnull(strstr(out, "refused by the guest: the guest reported "
+				"status=error reason=probe-failed; kernel: genirq: Flags mismatch"));
+	g_assert_nonnull(strstr(out, "[3/3] rate=3000: exit 3 (the guest stalled)"));
+	g_assert_nonnull(strstr(out, "\n2000  1 INCOMPLETE  refused "));
+	g_assert_nonnull(strstr(out, "\n3000  3             stall "));
+	g_assert_null(strstr(out, "TOOL FAILURE"));
+	g_assert_null(strstr(err, "tool failure"));
+	check_cell_end(f, 0, "passed", NULL);
+	check_cell_end(f, 1, "refused", "Flags mismatch irq 21");
+	check_cell_end(f, 2, "stall", NULL);
+
+	g_assert_cmpint(matrix(f, args, env, NULL, NULL), ==, 3);
+	g_assert_cmpuint(fake_runs(f), ==, 4);
+	check_cell_end(f, 1, "refused", "Flags mismatch irq 21");
+	check_cell_end(f, 2, "stall", NULL);
+}
+
+/*
+ * Cells that end without an outcome are tool failures: QEMU did not start
+ * (INCOMPLETE, a summary without stages), a failed cross-check, the rig
+ * dying without a summary, a cell killed. The matrix runs every cell,
+ * exits 4 and names each failed cell and why on stderr and in matrix.json;
+ * resumed, it runs exactly those cells again.
+ */
+static void test_tool_failures(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--vary", "channel0.rate=1000,2000,3000,4000,5000",
+				     "--jobs", "3", NULL };
+	const char *const env[] = { "FAKE_KINDS=rate=2000:nostart rate=3000:checks "
+				    "rate=4000:crash rate=5000:killed", NULL };
+	g_autofree char *out = NULL, *err = NULL;
+
+	g_assert_cmpint(matrix(f, args, env, &out, &err),
+			==, IRQSTORM_MATRIX_EXIT_TOOL_FAILURE);
+	g_assert_cmpuint(fake_runs(f), ==, 5);
+	g_assert_nonnull(strstr(out, "[2/5] rate=2000: TOOL FAILURE in "));
+	g_assert_nonnull(strstr(out, "\n2000  1 INCOMPLETE     tool failure       -      -"));
+	g_assert_nonnull(strstr(err, "4 of 5 cells ended in a tool failure"));
+	g_assert_nonnull(strstr(err, "\n  rate=2000: QEMU did not start: "));
+	g_assert_nonnull(strstr(err, "no reply to qmp_capabilities within 200 ms"));
+	g_assert_nonnull(strstr(err, "\n  rate=3000: 1 cross-check failed"));
+	g_assert_nonnull(strstr(err, "\n  rate=4000: INCOMPLETE: run in progress "
+				"(or the rig died during it)\n"));
+	g_assert_nonnull(strstr(err, "\n  rate=5000: killed by signal 9"));
+	g_assert_null(strstr(err, "rate=1000"));
+	check_cell_end(f, 0, "passed", NULL);
+	check_cell_end(f, 1, "tool failure", "QEMU did not start");
+	check_cell_end(f, 2, "tool failure", "cross-check");
+	check_cell_end(f, 3, "tool failure", "the rig died");
+	check_cell_end(f, 4, "tool failure", "killed by signal 9");
+
+	/* Resumed with the faults gone: only the failed cells run. */
+	g_assert_cmpint(matrix(f, args, NULL, NULL, NULL), ==, 0);
+	g_assert_cmpuint(fake_runs(f), ==, 9);
+	check_cell_end(f, 2, "passed", NULL);
+}
+
+/* A cell that cannot even start is a tool failure. */
 static void test_no_binary(Fixture *f, gconstpointer data)
 {
 	const char *const args[] = { "--vary", "channel0.rate=1000", NULL };
 	const char *const env[] = { "IRQSTORM_RUN_BINARY=/nonexistent/irqstorm", NULL };
 	g_autofree char *out = NULL;
 
-	g_assert_cmpint(matrix(f, args, env, &out, NULL), ==, 1);
-	g_assert_nonnull(strstr(out, "[1/1] rate=1000: could not start: "));
-	g_assert_nonnull(strstr(out, "\n1000  not started\n"));
+	g_assert_cmpint(matrix(f, args, env, &out, NULL), ==, 4);
+	g_assert_nonnull(strstr(out, "[1/1] rate=1000: TOOL FAILURE: could not start: "));
+	g_assert_nonnull(strstr(out, "\n1000  not started  tool failure\n"));
 }
 
 /* Bad options are errors before anything runs. */
@@ -580,12 +795,15 @@ int main(int argc, char **argv)
 	g_test_add_func("/matrix/cells/safe", test_cells_safe);
 	g_test_add_func("/matrix/cells/collision", test_cells_collision);
 	g_test_add_func("/matrix/exit-code", test_exit_code);
+	g_test_add_func("/matrix/classify", test_classify);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/matrix/cmd/cells", test_run_cells);
 	ADD("/matrix/cmd/resume", test_resume);
 	ADD("/matrix/cmd/resume-other", test_resume_other);
 	ADD("/matrix/cmd/jobs", test_jobs);
 	ADD("/matrix/cmd/exit-codes", test_exit_codes);
+	ADD("/matrix/cmd/outcomes", test_outcomes);
+	ADD("/matrix/cmd/tool-failures", test_tool_failures);
 	ADD("/matrix/cmd/no-binary", test_no_binary);
 	ADD("/matrix/cmd/bad-options", test_bad_options);
 	ADD("/matrix/cmd/interrupt", test_interrupt);
