@@ -9,11 +9,14 @@
  *
  * Each channel fires from a virtual-clock timer with absolute deadlines,
  * following its pattern (periodic, Poisson, burst, one shot). A firing
- * raises an event: on INTx the level line is asserted until the guest
- * acknowledges (a firing while it is still asserted is coalesced into the
- * pending event); under MSI or MSI-X every firing is an event and a message.
- * The guest stamps the stages of an event by writing its sequence number;
- * the done stamp publishes the event's record into the shared log.
+ * raises an event into the channel's queue: on INTx the level line is
+ * asserted until the guest acknowledges (a firing while it is still
+ * asserted is coalesced into the queued event); under MSI or MSI-X every
+ * firing is an event and a message, until the queue is full (then it is
+ * dropped, and counted). The guest stamps the stages of an event by
+ * writing its sequence number; the done stamp publishes the event's record
+ * into the shared log. A storm ends when the guest clears RUN, or at the
+ * bound the host set (storm-ns), whichever comes first.
  */
 #include "qemu/osdep.h"
 #include <math.h>
@@ -64,7 +67,7 @@ REG32(CH_PENDING, IRQSTORM_CH_PENDING)
 REG32(CH_CLAIM, IRQSTORM_CH_CLAIM)
 
 #define IRQSTORM_NCHAN          IRQSTORM_NUM_CHANNELS
-#define IRQSTORM_INFLIGHT       256     /* events raised, not yet done: 2^n */
+#define IRQSTORM_DEPTH          IRQSTORM_QUEUE_DEPTH
 #define IRQSTORM_CTRL_MASK      R_CTRL_RUN_MASK
 #define IRQSTORM_MIN_PERIOD_NS  100     /* 10 MHz: beyond any guest */
 #define IRQSTORM_MAX_NS         (1000ULL * NANOSECONDS_PER_SECOND)
@@ -90,9 +93,10 @@ static const char *const pattern_names[PATTERN__MAX] = {
 
 typedef struct IrqstormState IrqstormState;
 
+/* A queued event: raised, not acked yet. */
 typedef struct IrqstormEvent {
-    struct irqstorm_record rec;         /* host byte order until published */
-    bool in_use;
+    struct irqstorm_record rec;         /* host byte order */
+    bool published;                     /* its record is in the log */
     uint32_t pio_left;                  /* PIO words still to hand out */
     uint64_t ready_mark;                /* ready source's handled at raise */
 } IrqstormEvent;
@@ -120,16 +124,18 @@ typedef struct IrqstormChannel {
     uint64_t rng;
     bool armed;
 
-    /* pending events, oldest first (a ring of seqs) */
-    uint64_t pending[IRQSTORM_INFLIGHT];
-    uint32_t pending_head;
-    uint32_t pending_count;
-    uint32_t claimed;                   /* pending events claimed, from head */
+    /* queued events, oldest first: a ring, in raise (and seq) order */
+    IrqstormEvent queue[IRQSTORM_DEPTH];
+    uint32_t head;
+    uint32_t count;
+    uint32_t claimed;                   /* queued events claimed, from head */
 
     /* counters */
     uint64_t raised;                    /* pattern firings */
-    uint64_t coalesced;                 /* level: merged into a pending one */
-    uint64_t overlapped;                /* edge: raised with others pending */
+    uint64_t coalesced;                 /* level: merged into a queued one */
+    uint64_t overlapped;                /* edge: raised with others queued */
+    uint64_t dropped;                   /* found the queue full */
+    uint64_t queue_max;                 /* the most events ever queued */
     uint64_t handled;                   /* done stamps */
     uint64_t incomplete;                /* published without done */
     uint64_t pio_reads;
@@ -147,15 +153,25 @@ struct IrqstormState {
     uint8_t *log_records;
     uint32_t ring_records;
 
-    bool stamps;                        /* property: track events, stamp, log */
+    bool stamps;                        /* property: stamp and log events */
+    uint64_t storm_ns;                  /* property: a storm's bound, 0: none */
     bool running;                       /* CTRL.RUN */
+    QEMUTimer end_timer;                /* ends a storm at storm_ns */
     uint64_t next_seq;
     uint64_t log_producer;              /* device's copy; never read back */
     uint64_t log_lost;
     uint64_t guest_errors;
     uint64_t probes;
+
+    /* the last of the storms, ns of virtual time (0 when not yet) */
+    uint64_t storms;                    /* storms begun (RUN set) */
+    uint64_t storm_start_ns;            /* RUN set */
+    uint64_t storm_end_ns;              /* RUN cleared, by either side */
+    uint64_t guest_stop_ns;             /* the guest cleared RUN */
+    uint64_t storm_device_end;          /* 1: storm_ns ended it */
+    uint64_t storm_backlog;             /* events in flight at its end */
+
     IrqstormChannel ch[IRQSTORM_NCHAN];
-    IrqstormEvent events[IRQSTORM_INFLIGHT];   /* slot = seq % INFLIGHT */
 };
 
 static void irqstorm_guest_error(IrqstormState *s, const char *fmt, ...)
@@ -204,7 +220,7 @@ static uint32_t irqstorm_status(IrqstormState *s)
     uint32_t status = 0;
 
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
-        if (s->ch[i].pending_count) {
+        if (s->ch[i].count) {
             status |= 1u << i;
         }
     }
@@ -297,107 +313,123 @@ static void irqstorm_log_publish(IrqstormState *s,
 
 /* ---- events ------------------------------------------------------------ */
 
-/* The in-flight event with this sequence number (low 32 bits), or NULL. */
-static IrqstormEvent *irqstorm_event_find(IrqstormState *s, uint32_t seq32)
+/* The channel's i-th queued event, from the oldest (i < count). */
+static IrqstormEvent *irqstorm_queued(IrqstormChannel *ch, uint32_t i)
 {
-    IrqstormEvent *ev = &s->events[seq32 % IRQSTORM_INFLIGHT];
-
-    return ev->in_use && (uint32_t)ev->rec.seq == seq32 ? ev : NULL;
+    return &ch->queue[(ch->head + i) % IRQSTORM_DEPTH];
 }
 
-/* Drop seq from its channel's pending ring, wherever it is. */
-static void irqstorm_unpend(IrqstormChannel *ch, uint64_t seq)
+/* The channel's oldest queued event (the one its handler works on). */
+static IrqstormEvent *irqstorm_oldest(IrqstormChannel *ch)
 {
-    uint32_t n = ch->pending_count;
-    uint32_t w = 0;
-
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t v = ch->pending[(ch->pending_head + i) % IRQSTORM_INFLIGHT];
-
-        if (v != seq) {
-            ch->pending[(ch->pending_head + w++) % IRQSTORM_INFLIGHT] = v;
-        } else if (i < ch->claimed) {
-            ch->claimed--;
-        }
-    }
-    ch->pending_count = w;
-}
-
-/* Claim the oldest unclaimed pending event: its seq, or 0 when none. */
-static uint32_t irqstorm_claim(IrqstormChannel *ch)
-{
-    uint64_t seq;
-
-    if (ch->claimed >= ch->pending_count) {
-        return 0;
-    }
-    seq = ch->pending[(ch->pending_head + ch->claimed++) % IRQSTORM_INFLIGHT];
-    trace_irqstorm_claim(ch->index, seq);
-    return seq;
-}
-
-/* Publish an event and free its slot; not done means INCOMPLETE. */
-static void irqstorm_event_retire(IrqstormState *s, IrqstormEvent *ev)
-{
-    IrqstormChannel *ch = &s->ch[ev->rec.channel];
-
-    if (!(ev->rec.flags & IRQSTORM_REC_DONE)) {
-        ev->rec.flags |= IRQSTORM_REC_INCOMPLETE;
-        ch->incomplete++;
-        irqstorm_unpend(ch, ev->rec.seq);
-    }
-    irqstorm_log_publish(s, &ev->rec);
-    ev->in_use = false;
+    return ch->count ? irqstorm_queued(ch, 0) : NULL;
 }
 
 /*
- * A slot for the next sequence number. Slots are direct-mapped by seq, so
- * a slot still taken holds the oldest event in flight, one the guest never
- * completed in the last IRQSTORM_INFLIGHT events: it is published as
- * INCOMPLETE. Device memory stays bounded whatever the guest does, and
- * nothing vanishes unlogged.
+ * The queued event whose seq has these low 32 bits, on any channel, or
+ * NULL. A queue is in seq order, so its distances from the oldest seq
+ * grow along it: a binary search.
  */
-static IrqstormEvent *irqstorm_event_new(IrqstormState *s, IrqstormChannel *ch,
-                                         int64_t now, uint32_t flags)
+static IrqstormEvent *irqstorm_event_find(IrqstormState *s, uint32_t seq32)
 {
-    uint64_t seq = ++s->next_seq;
-    IrqstormEvent *ev = &s->events[seq % IRQSTORM_INFLIGHT];
+    for (unsigned n = 0; n < IRQSTORM_NCHAN; n++) {
+        IrqstormChannel *ch = &s->ch[n];
+        uint64_t base = ch->count ? irqstorm_oldest(ch)->rec.seq : 0;
+        uint64_t want = (uint32_t)(seq32 - (uint32_t)base);
+        uint32_t lo = 0, hi = ch->count;
 
-    if (ev->in_use) {
-        irqstorm_event_retire(s, ev);
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            uint64_t d = irqstorm_queued(ch, mid)->rec.seq - base;
+
+            if (d == want) {
+                return irqstorm_queued(ch, mid);
+            }
+            if (d < want) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
     }
+    return NULL;
+}
+
+/* Publish an event's record once; without done it is INCOMPLETE. */
+static void irqstorm_event_publish(IrqstormState *s, IrqstormEvent *ev)
+{
+    if (!s->stamps || ev->published) {
+        return;
+    }
+    if (!(ev->rec.flags & IRQSTORM_REC_DONE)) {
+        ev->rec.flags |= IRQSTORM_REC_INCOMPLETE;
+        s->ch[ev->rec.channel].incomplete++;
+    }
+    ev->published = true;
+    irqstorm_log_publish(s, &ev->rec);
+}
+
+/* Take the channel's oldest event off its queue (an ack, or a reset). */
+static void irqstorm_dequeue(IrqstormChannel *ch)
+{
+    irqstorm_event_publish(ch->dev, irqstorm_oldest(ch));
+    ch->head = (ch->head + 1) % IRQSTORM_DEPTH;
+    ch->count--;
+    if (ch->claimed) {
+        ch->claimed--;
+    }
+}
+
+/* Queue a new event at the tail; the caller saw room for it. */
+static IrqstormEvent *irqstorm_enqueue(IrqstormChannel *ch, int64_t now,
+                                       uint32_t flags)
+{
+    IrqstormState *s = ch->dev;
+    IrqstormEvent *ev = irqstorm_queued(ch, ch->count);
+
     memset(ev, 0, sizeof(*ev));
-    ev->in_use = true;
-    ev->rec.seq = seq;
+    ev->rec.seq = ++s->next_seq;
     ev->rec.channel = ch->index;
     ev->rec.t_raise = now;
     ev->rec.flags = flags;
     ev->rec.cpu_hardirq = IRQSTORM_CPU_NONE;
     ev->rec.cpu_thread = IRQSTORM_CPU_NONE;
     ev->rec.cpu_done = IRQSTORM_CPU_NONE;
+    if (ch->count) {
+        ev->rec.flags |= IRQSTORM_REC_OVERLAP;
+        ev->rec.coalesced = ch->count;
+    }
     ev->pio_left = ch->pio_words;
     if (ch->ready_channel >= 0) {
         ev->ready_mark = s->ch[ch->ready_channel].handled;
     }
+    ch->count++;
+    ch->queue_max = MAX(ch->queue_max, ch->count);
     return ev;
 }
 
-static void irqstorm_flush_events(IrqstormState *s)
+/* Claim the oldest unclaimed queued event: its seq, or 0 when none. */
+static uint32_t irqstorm_claim(IrqstormChannel *ch)
 {
-    for (unsigned i = 0; i < IRQSTORM_INFLIGHT; i++) {
-        if (s->events[i].in_use) {
-            irqstorm_event_retire(s, &s->events[i]);
-        }
+    uint64_t seq;
+
+    if (ch->claimed >= ch->count) {
+        return 0;
     }
+    seq = irqstorm_queued(ch, ch->claimed++)->rec.seq;
+    trace_irqstorm_claim(ch->index, seq);
+    return seq;
 }
 
-/* The channel's oldest pending event (the one its handler works on). */
-static IrqstormEvent *irqstorm_oldest(IrqstormChannel *ch)
+/* Queued events whose record is not published yet. */
+static uint64_t irqstorm_in_flight(IrqstormChannel *ch)
 {
-    if (!ch->pending_count) {
-        return NULL;
+    uint64_t n = 0;
+
+    for (uint32_t i = 0; i < ch->count; i++) {
+        n += !irqstorm_queued(ch, i)->published;
     }
-    return irqstorm_event_find(ch->dev, ch->pending[ch->pending_head]);
+    return n;
 }
 
 /* ---- channels: raising ------------------------------------------------ */
@@ -407,41 +439,30 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
     IrqstormState *s = ch->dev;
     uint32_t mode = irqstorm_irq_mode(s);
     IrqstormEvent *ev;
-    uint32_t flags;
-    uint64_t seq;
 
     ch->raised++;
-    if (mode == IRQSTORM_IRQ_MODE_INTX && ch->pending_count) {
+    if (mode == IRQSTORM_IRQ_MODE_INTX && ch->count) {
         /* Level line still asserted: the guest sees one interrupt. */
         ev = irqstorm_oldest(ch);
-        if (ev) {
-            ev->rec.coalesced++;
-            ev->rec.flags |= IRQSTORM_REC_COALESCED;
-        }
+        ev->rec.coalesced++;
+        ev->rec.flags |= IRQSTORM_REC_COALESCED;
         ch->coalesced++;
-        trace_irqstorm_coalesce(ch->index, ch->pending[ch->pending_head]);
+        trace_irqstorm_coalesce(ch->index, ev->rec.seq);
         return;
     }
-    if (ch->pending_count) {
+    if (ch->count == IRQSTORM_DEPTH) {
+        ch->dropped++;
+        trace_irqstorm_drop(ch->index, ch->dropped);
+        return;
+    }
+    if (ch->count) {
         ch->overlapped++;
     }
-    if (s->stamps) {
-        flags = mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
-                mode == IRQSTORM_IRQ_MODE_MSI ? IRQSTORM_REC_MSI :
-                                                IRQSTORM_REC_MSIX;
-        ev = irqstorm_event_new(s, ch, now, flags);
-        if (ch->pending_count) {
-            ev->rec.flags |= IRQSTORM_REC_OVERLAP;
-            ev->rec.coalesced = ch->pending_count;
-        }
-        seq = ev->rec.seq;
-    } else {
-        /* Uninstrumented: events are only sequence numbers to claim. */
-        seq = ++s->next_seq;
-    }
-    ch->pending[(ch->pending_head + ch->pending_count++) % IRQSTORM_INFLIGHT] =
-        seq;
-    trace_irqstorm_raise(ch->index, seq, now);
+    ev = irqstorm_enqueue(ch, now,
+                          mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
+                          mode == IRQSTORM_IRQ_MODE_MSI ? IRQSTORM_REC_MSI :
+                                                          IRQSTORM_REC_MSIX);
+    trace_irqstorm_raise(ch->index, ev->rec.seq, now);
     if (mode == IRQSTORM_IRQ_MODE_INTX) {
         irqstorm_update_intx(s);
     } else {
@@ -561,15 +582,59 @@ static void irqstorm_channel_retime(IrqstormChannel *ch)
     timer_mod_ns(&ch->timer, ch->next_deadline);
 }
 
-static void irqstorm_set_running(IrqstormState *s, bool run)
+/* A storm begins: forget the last one's times, arm its bound. */
+static void irqstorm_storm_begin(IrqstormState *s, int64_t now)
 {
+    s->storms++;
+    s->storm_start_ns = now;
+    s->storm_end_ns = 0;
+    s->guest_stop_ns = 0;
+    s->storm_device_end = 0;
+    s->storm_backlog = 0;
+    if (s->storm_ns) {
+        timer_mod_ns(&s->end_timer, now + s->storm_ns);
+    }
+}
+
+/* A storm ends, by the guest's CTRL write or by its bound. */
+static void irqstorm_storm_finish(IrqstormState *s, int64_t now,
+                                  bool by_device)
+{
+    timer_del(&s->end_timer);
+    s->storm_end_ns = now;
+    s->storm_device_end = by_device;
+    for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
+        s->storm_backlog += irqstorm_in_flight(&s->ch[i]);
+    }
+    trace_irqstorm_storm_end(by_device ? "device" : "guest", now,
+                             s->storm_backlog);
+}
+
+static void irqstorm_set_running(IrqstormState *s, bool run, bool by_device)
+{
+    int64_t now = irqstorm_now();
+
+    if (!run && !by_device && s->storms && !s->guest_stop_ns) {
+        s->guest_stop_ns = now;
+    }
     if (run == s->running) {
         return;
     }
     s->running = run;
+    if (run) {
+        irqstorm_storm_begin(s, now);
+    } else {
+        irqstorm_storm_finish(s, now, by_device);
+    }
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         irqstorm_channel_start(&s->ch[i]);
     }
+}
+
+/* The storm's bound passed and the guest had not ended it: end it. */
+static void irqstorm_end_cb(void *opaque)
+{
+    irqstorm_set_running(opaque, false, true);
 }
 
 /* ---- guest actions --------------------------------------------------- */
@@ -585,20 +650,16 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
         if (!(mask & (1u << i))) {
             continue;
         }
-        if (!ch->pending_count) {
-            irqstorm_guest_error(s, "ACK of channel %u with nothing pending",
+        if (!ch->count) {
+            irqstorm_guest_error(s, "ACK of channel %u with nothing queued",
                                  i);
             continue;
         }
-        trace_irqstorm_ack(i, ch->pending[ch->pending_head]);
+        trace_irqstorm_ack(i, irqstorm_oldest(ch)->rec.seq);
         if (!s->stamps) {
             ch->handled++;      /* no done stamps to count */
         }
-        ch->pending_head = (ch->pending_head + 1) % IRQSTORM_INFLIGHT;
-        ch->pending_count--;
-        if (ch->claimed) {
-            ch->claimed--;
-        }
+        irqstorm_dequeue(ch);
     }
     irqstorm_update_intx(s);
 }
@@ -615,7 +676,12 @@ static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
     now = irqstorm_now();
     ev = seq32 ? irqstorm_event_find(s, seq32) : NULL;
     if (!ev) {
-        irqstorm_guest_error(s, "%s stamp for unknown or stale seq %u",
+        irqstorm_guest_error(s, "%s stamp for seq %u, which is not queued",
+                             stage, seq32);
+        return;
+    }
+    if (ev->published && flag != IRQSTORM_REC_DONE) {
+        irqstorm_guest_error(s, "%s stamp for seq %u after its done stamp",
                              stage, seq32);
         return;
     }
@@ -638,7 +704,7 @@ static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
         ev->rec.t_done = now;
         ev->rec.cpu_done = irqstorm_cpu();
         s->ch[ev->rec.channel].handled++;
-        irqstorm_event_retire(s, ev);
+        irqstorm_event_publish(s, ev);
         break;
     }
 }
@@ -670,7 +736,7 @@ static uint32_t irqstorm_ready(IrqstormChannel *ch)
 
     if (!ev) {
         irqstorm_guest_error(ch->dev, "READY of channel %u with nothing "
-                             "pending", ch->index);
+                             "queued", ch->index);
         return 0;
     }
     ev->rec.work++;
@@ -684,7 +750,7 @@ static uint32_t irqstorm_ready(IrqstormChannel *ch)
     return ready ? R_CH_READY_READY_MASK : 0;
 }
 
-/* One 16-bit PIO data word of the channel's oldest pending event. */
+/* One 16-bit PIO data word of the channel's oldest queued event. */
 static uint64_t irqstorm_pio_word(IrqstormChannel *ch)
 {
     IrqstormEvent *ev = irqstorm_oldest(ch);
@@ -692,7 +758,7 @@ static uint64_t irqstorm_pio_word(IrqstormChannel *ch)
     if (!ev || !ev->pio_left) {
         irqstorm_guest_error(ch->dev, "PIO read of channel %u with %s",
                              ch->index,
-                             ev ? "no words left" : "nothing pending");
+                             ev ? "no words left" : "nothing queued");
         return 0xffff;
     }
     ev->pio_left--;
@@ -711,7 +777,8 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
 
     switch (reg) {
     case A_CH_SEQ:
-        return ch->pending_count ? (uint32_t)ch->pending[ch->pending_head] : 0;
+        ev = irqstorm_oldest(ch);
+        return ev ? (uint32_t)ev->rec.seq : 0;
     case A_CH_RAISED:
         return (uint32_t)ch->raised;
     case A_CH_READY:
@@ -720,7 +787,7 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
         ev = irqstorm_oldest(ch);
         return ev ? ev->pio_left : 0;
     case A_CH_PENDING:
-        return ch->pending_count;
+        return ch->count;
     case A_CH_CLAIM:
         return irqstorm_claim(ch);
     }
@@ -794,7 +861,7 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
             irqstorm_guest_error(s, "CTRL reserved bits 0x%" PRIx64,
                                  val & ~IRQSTORM_CTRL_MASK);
         }
-        irqstorm_set_running(s, FIELD_EX32(val, CTRL, RUN));
+        irqstorm_set_running(s, FIELD_EX32(val, CTRL, RUN), false);
         break;
     case A_ACK:
         irqstorm_ack(s, val);
@@ -1041,18 +1108,12 @@ static void irqstorm_get_counter(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &val, errp);
 }
 
-/* Events of a channel raised and neither done nor given up on yet. */
+/* Events of a channel queued and not handled (done, or acked) yet. */
 static void irqstorm_get_in_flight(Object *obj, Visitor *v, const char *name,
                                    void *opaque, Error **errp)
 {
-    IrqstormChannel *ch = opaque;
-    uint64_t n = 0;
+    uint64_t n = irqstorm_in_flight(opaque);
 
-    for (unsigned i = 0; i < IRQSTORM_INFLIGHT; i++) {
-        IrqstormEvent *ev = &ch->dev->events[i];
-
-        n += ev->in_use && ev->rec.channel == ch->index;
-    }
     visit_type_uint64(v, name, &n, errp);
 }
 
@@ -1071,6 +1132,8 @@ static void irqstorm_channel_init(IrqstormState *s, unsigned i)
         { "raised", CHF(raised) },
         { "coalesced", CHF(coalesced) },
         { "overlapped", CHF(overlapped) },
+        { "dropped", CHF(dropped) },
+        { "queue-max", CHF(queue_max) },
         { "handled", CHF(handled) },
         { "incomplete", CHF(incomplete) },
         { "pio-reads", CHF(pio_reads) },
@@ -1128,6 +1191,13 @@ static void irqstorm_instance_init(Object *obj)
     irqstorm_add_counter(obj, "log-lost", &s->log_lost);
     irqstorm_add_counter(obj, "guest-errors", &s->guest_errors);
     irqstorm_add_counter(obj, "probes", &s->probes);
+    irqstorm_add_counter(obj, "storms", &s->storms);
+    irqstorm_add_counter(obj, "storm-start-ns", &s->storm_start_ns);
+    irqstorm_add_counter(obj, "storm-end-ns", &s->storm_end_ns);
+    irqstorm_add_counter(obj, "guest-stop-ns", &s->guest_stop_ns);
+    irqstorm_add_counter(obj, "storm-device-end", &s->storm_device_end);
+    irqstorm_add_counter(obj, "storm-backlog", &s->storm_backlog);
+    timer_init_ns(&s->end_timer, QEMU_CLOCK_VIRTUAL, irqstorm_end_cb, s);
 }
 
 /* ---- lifecycle ------------------------------------------------------- */
@@ -1213,6 +1283,7 @@ static void irqstorm_exit(PCIDevice *pdev)
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         timer_del(&s->ch[i].timer);
     }
+    timer_del(&s->end_timer);
     msix_unuse_all_vectors(pdev);
     msix_uninit_exclusive_bar(pdev);
     msi_uninit(pdev);
@@ -1220,7 +1291,7 @@ static void irqstorm_exit(PCIDevice *pdev)
 }
 
 /*
- * Reset stops the storm and forgets pending events; those still in flight
+ * Reset stops the storm and empties the queues; events still in flight
  * are published as INCOMPLETE first. Channel parameters (the host's) stay.
  * The log itself, and its indices, belong to the host reader and survive a
  * guest reboot.
@@ -1231,15 +1302,16 @@ static void irqstorm_reset(DeviceState *dev)
     PCIDevice *pdev = PCI_DEVICE(dev);
 
     s->running = false;
-    irqstorm_flush_events(s);
+    timer_del(&s->end_timer);
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         IrqstormChannel *ch = &s->ch[i];
 
         timer_del(&ch->timer);
         ch->armed = false;
-        ch->pending_head = 0;
-        ch->pending_count = 0;
-        ch->claimed = 0;
+        while (ch->count) {
+            irqstorm_dequeue(ch);
+        }
+        ch->head = 0;
     }
     msi_reset(pdev);
     msix_reset(pdev);
@@ -1248,8 +1320,8 @@ static void irqstorm_reset(DeviceState *dev)
 
 static const VMStateDescription vmstate_irqstorm_event = {
     .name = "irqstorm/event",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (VMStateField[]) {
         VMSTATE_UINT64(rec.seq, IrqstormEvent),
         VMSTATE_UINT64(rec.t_raise, IrqstormEvent),
@@ -1263,7 +1335,7 @@ static const VMStateDescription vmstate_irqstorm_event = {
         VMSTATE_UINT8(rec.cpu_hardirq, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_thread, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_done, IrqstormEvent),
-        VMSTATE_BOOL(in_use, IrqstormEvent),
+        VMSTATE_BOOL(published, IrqstormEvent),
         VMSTATE_UINT32(pio_left, IrqstormEvent),
         VMSTATE_UINT64(ready_mark, IrqstormEvent),
         VMSTATE_END_OF_LIST()
@@ -1275,9 +1347,8 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
     IrqstormChannel *ch = opaque;
 
     /* Indices come from the stream: never trust them to stay in bounds. */
-    if (ch->pending_head >= IRQSTORM_INFLIGHT ||
-        ch->pending_count > IRQSTORM_INFLIGHT ||
-        ch->claimed > ch->pending_count ||
+    if (ch->head >= IRQSTORM_DEPTH || ch->count > IRQSTORM_DEPTH ||
+        ch->claimed > ch->count ||
         ch->pattern >= PATTERN__MAX ||
         ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN) {
         return -EINVAL;
@@ -1287,8 +1358,8 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_irqstorm_channel = {
     .name = "irqstorm/channel",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .post_load = irqstorm_channel_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_TIMER(timer, IrqstormChannel),
@@ -1306,13 +1377,16 @@ static const VMStateDescription vmstate_irqstorm_channel = {
         VMSTATE_UINT32(burst_pos, IrqstormChannel),
         VMSTATE_UINT64(rng, IrqstormChannel),
         VMSTATE_BOOL(armed, IrqstormChannel),
-        VMSTATE_UINT64_ARRAY(pending, IrqstormChannel, IRQSTORM_INFLIGHT),
-        VMSTATE_UINT32(pending_head, IrqstormChannel),
-        VMSTATE_UINT32(pending_count, IrqstormChannel),
+        VMSTATE_STRUCT_ARRAY(queue, IrqstormChannel, IRQSTORM_DEPTH, 3,
+                             vmstate_irqstorm_event, IrqstormEvent),
+        VMSTATE_UINT32(head, IrqstormChannel),
+        VMSTATE_UINT32(count, IrqstormChannel),
         VMSTATE_UINT32(claimed, IrqstormChannel),
         VMSTATE_UINT64(raised, IrqstormChannel),
         VMSTATE_UINT64(coalesced, IrqstormChannel),
         VMSTATE_UINT64(overlapped, IrqstormChannel),
+        VMSTATE_UINT64(dropped, IrqstormChannel),
+        VMSTATE_UINT64(queue_max, IrqstormChannel),
         VMSTATE_UINT64(handled, IrqstormChannel),
         VMSTATE_UINT64(incomplete, IrqstormChannel),
         VMSTATE_UINT64(pio_reads, IrqstormChannel),
@@ -1329,15 +1403,20 @@ static const VMStateDescription vmstate_irqstorm = {
         VMSTATE_PCI_DEVICE(parent_obj, IrqstormState),
         VMSTATE_MSIX(parent_obj, IrqstormState),
         VMSTATE_BOOL(running, IrqstormState),
+        VMSTATE_TIMER(end_timer, IrqstormState),
         VMSTATE_UINT64(next_seq, IrqstormState),
         VMSTATE_UINT64(log_producer, IrqstormState),
         VMSTATE_UINT64(log_lost, IrqstormState),
         VMSTATE_UINT64(guest_errors, IrqstormState),
         VMSTATE_UINT64(probes, IrqstormState),
-        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 2,
+        VMSTATE_UINT64(storms, IrqstormState),
+        VMSTATE_UINT64(storm_start_ns, IrqstormState),
+        VMSTATE_UINT64(storm_end_ns, IrqstormState),
+        VMSTATE_UINT64(guest_stop_ns, IrqstormState),
+        VMSTATE_UINT64(storm_device_end, IrqstormState),
+        VMSTATE_UINT64(storm_backlog, IrqstormState),
+        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 3,
                              vmstate_irqstorm_channel, IrqstormChannel),
-        VMSTATE_STRUCT_ARRAY(events, IrqstormState, IRQSTORM_INFLIGHT, 2,
-                             vmstate_irqstorm_event, IrqstormEvent),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1351,6 +1430,11 @@ static Property irqstorm_properties[] = {
      * the instrumentation itself costs. PIO and busy-wait work need it on.
      */
     DEFINE_PROP_BOOL("stamps", IrqstormState, stamps, true),
+    /*
+     * The bound of a storm, ns of virtual time from the guest's RUN: past
+     * it the device clears RUN itself (0: the guest alone ends a storm).
+     */
+    DEFINE_PROP_UINT64("storm-ns", IrqstormState, storm_ns, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

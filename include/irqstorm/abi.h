@@ -27,7 +27,7 @@
 #include <stdint.h>
 #endif
 
-#define IRQSTORM_ABI_VERSION		2u
+#define IRQSTORM_ABI_VERSION		3u
 
 /* ---- PCI identity ---------------------------------------------------- */
 #define IRQSTORM_PCI_VENDOR_ID		0x1234	/* QEMU's experimental vendor */
@@ -54,8 +54,14 @@
 #define IRQSTORM_REG_ID			0x000	/* RO: IRQSTORM_ID_MAGIC */
 #define IRQSTORM_REG_VERSION		0x004	/* RO: IRQSTORM_ABI_VERSION */
 #define IRQSTORM_REG_NCHAN		0x008	/* RO: number of channels */
-#define IRQSTORM_REG_CTRL		0x00c	/* RW: global control */
-#define   IRQSTORM_CTRL_RUN		(1u << 0) /* channels raise while set */
+/*
+ * RW: global control. RUN: channels raise while set. The host may bound a
+ * storm (the device's storm-ns property): that long after RUN was set, the
+ * device clears RUN itself, so a storm ends on time even when the guest it
+ * overwhelms never gets to clear it.
+ */
+#define IRQSTORM_REG_CTRL		0x00c
+#define   IRQSTORM_CTRL_RUN		(1u << 0)
 #define IRQSTORM_REG_STATUS		0x010	/* RO: bit n: channel n pending */
 #define IRQSTORM_REG_ACK		0x014	/* WO: bit n: ack channel n's oldest */
 #define IRQSTORM_REG_STAMP_HARDIRQ	0x020	/* WO: event seq; stamps hardirq */
@@ -91,6 +97,20 @@
 	(IRQSTORM_REG_CH_BASE + (n) * IRQSTORM_REG_CH_STRIDE + (r))
 
 /*
+ * ---- Event queues -----------------------------------------------------
+ * Each channel queues the events it raised, oldest first, until the guest
+ * acks them: at most IRQSTORM_QUEUE_DEPTH. The device tracks every queued
+ * event until its ack: its stamps are taken and its record published (at
+ * the done stamp; as INCOMPLETE when it is acked without one, or dropped
+ * by a reset). A firing that finds its channel's queue full raises
+ * nothing, no event and no message, and is counted (QOM chN-dropped), as a
+ * network card counts a frame missed on a full receive ring. Level INTx
+ * queues one event at most: later firings merge into it (chN-coalesced).
+ * A driver that keeps claimed events for a thread needs room for this many.
+ */
+#define IRQSTORM_QUEUE_DEPTH		4096u
+
+/*
  * ---- BAR1: PIO data ports (I/O space) --------------------------------
  * A 16-bit read of port 2*n hands out the next data word of channel n's
  * oldest pending event, like a non-DMA IDE data register; each read is a
@@ -120,7 +140,7 @@
  * overwritten. The guest sees the BAR read-only.
  *
  * A record is published when its event completes (the done stamp), or, if
- * it never completes, when the device gives up on it (flag INCOMPLETE).
+ * it never completes, when it leaves its queue without (flag INCOMPLETE).
  * Records are therefore in completion order, not in seq order.
  */
 #define IRQSTORM_LOG_MAGIC		0x474f4c51u /* "QLOG" */
