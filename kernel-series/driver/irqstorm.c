@@ -48,7 +48,8 @@
 
 #define DRV_NAME	"irqstorm"
 #define NCH		IRQSTORM_NUM_CHANNELS
-#define FIFO_SIZE	256	/* claimed events awaiting a thread: >= in flight */
+/* Claimed events awaiting a thread: room for every event the device queues. */
+#define FIFO_SIZE	IRQSTORM_QUEUE_DEPTH
 
 enum irqstorm_threading { TH_HARDIRQ, TH_THREADED, TH_FORCED };
 static const char * const threading_names[] = { "hardirq", "threaded", "forced" };
