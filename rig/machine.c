@@ -40,6 +40,9 @@ static char *device_opts(const IrqstormScenario *sc)
 
 	if (!sc->stamps)
 		g_string_append(d, ",stamps=off");
+	/* The storm ends on time even if the guest is too starved to end it. */
+	g_string_append_printf(d, ",storm-ns=%" G_GUINT64_FORMAT,
+			       (sc->duration_ms + sc->grace_ms) * 1000000);
 
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		const IrqstormChannelSpec *c = &sc->ch[n];

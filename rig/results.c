@@ -300,6 +300,7 @@ static void check_channel(IrqstormResults *res, guint n)
 	const IrqstormDeviceCounters *dev = &res->dev_ch[n];
 	const IrqstormTally *host = &res->data->ch[n];
 	g_autofree char *dh = g_strdup_printf("device ch%u-handled", n);
+	g_autofree char *di = NULL;
 	g_autofree char *what = NULL;
 	guint64 guest;
 
@@ -316,13 +317,69 @@ static void check_channel(IrqstormResults *res, guint n)
 		what = g_strdup_printf("channel %u records with a done stamp", n);
 		check_eq(res, what, host->done_records, dh, dev->handled);
 		g_free(what);
+		what = g_strdup_printf("channel %u records marked incomplete", n);
+		di = g_strdup_printf("device ch%u-incomplete", n);
+		check_eq(res, what, host->incomplete_records, di, dev->incomplete);
+		g_free(what);
 	}
-	/* Every firing is an event or merged into one; every event done,
-	 * given up on, or still in flight: none vanished. */
+	/* Every firing is an event, merged into one, or dropped at a full
+	 * queue; every event done, left without done, or still in flight:
+	 * none vanished. */
 	what = g_strdup_printf("device ch%u-raised", n);
 	check_eq(res, what, dev->raised,
-		 "handled + coalesced + incomplete + in flight",
-		 dev->handled + dev->coalesced + dev->incomplete + dev->in_flight);
+		 "handled + coalesced + dropped + incomplete + in flight",
+		 dev->handled + dev->coalesced + dev->dropped + dev->incomplete +
+		 dev->in_flight);
+}
+
+/* Seconds of virtual time between two device times. */
+static double storm_s(guint64 from_ns, guint64 to_ns)
+{
+	return ((double)to_ns - (double)from_ns) / 1e9;
+}
+
+/*
+ * The livelock: the guest did not stop the storm within [run] grace of its
+ * duration, so the device ended it at its bound. What it raised and what
+ * became of it by then, and when (if ever) the guest's init got to stop.
+ */
+static char *livelock_text(const IrqstormResults *res)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormDeviceStorm *st = &res->dev_storm;
+	double bound = (sc->duration_ms + sc->grace_ms) / 1e3;
+	double length = storm_s(st->start_ns, st->end_ns);
+	IrqstormDeviceCounters sum = { 0 };
+	GString *t = g_string_new(NULL);
+
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		sum.raised += res->dev_ch[n].raised;
+		sum.coalesced += res->dev_ch[n].coalesced;
+		sum.dropped += res->dev_ch[n].dropped;
+		sum.incomplete += res->dev_ch[n].incomplete;
+	}
+	g_string_printf(t, "livelock: the guest did not stop the storm within "
+			"%.3f s of its %.3f s ([run] grace); the device ended it "
+			"%.3f s after it began", sc->grace_ms / 1e3,
+			sc->duration_ms / 1e3, length);
+	if (length > bound + 1e-6)
+		g_string_append_printf(t, " (its bound was %.3f s: QEMU ran behind "
+				       "the storm's schedule)", bound);
+	g_string_append_printf(t, "; of the %" G_GUINT64_FORMAT " firings, %"
+			       G_GUINT64_FORMAT " were handled during the storm, %"
+			       G_GUINT64_FORMAT " dropped at a full queue, %"
+			       G_GUINT64_FORMAT " merged into others and %"
+			       G_GUINT64_FORMAT " still waiting at its end; ",
+			       sum.raised, sum.raised - sum.dropped - sum.coalesced -
+			       sum.incomplete - st->backlog, sum.dropped,
+			       sum.coalesced, st->backlog);
+	if (st->guest_stop_ns)
+		g_string_append_printf(t, "the guest's init got to stop it %.3f s "
+				       "after its end", storm_s(st->end_ns,
+								 st->guest_stop_ns));
+	else
+		g_string_append(t, "the guest's init never got to stop it");
+	return g_string_free(t, FALSE);
 }
 
 /* Cross-checks between the three witnesses: guest, device and host. */
@@ -367,6 +424,8 @@ static gboolean check_stalls(IrqstormResults *res)
 			g_ptr_array_add(res->stalls, g_strdup_printf(
 				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
 				"out", n, v));
+	if (res->dev_storm.device_end)
+		g_ptr_array_add(res->stalls, livelock_text(res));
 	for (guint i = 0; i < res->kernel_events->len; i++) {
 		const char *e = res->kernel_events->pdata[i];
 
@@ -560,9 +619,11 @@ static void add_device_counts(JsonBuilder *b, const IrqstormDeviceCounters *c)
 	add_u64(b, "raised", c->raised);
 	add_u64(b, "coalesced", c->coalesced);
 	add_u64(b, "overlapped", c->overlapped);
+	add_u64(b, "dropped", c->dropped);
 	add_u64(b, "handled", c->handled);
 	add_u64(b, "incomplete", c->incomplete);
 	add_u64(b, "in_flight", c->in_flight);
+	add_u64(b, "queue_max", c->queue_max);
 	add_u64(b, "pio_reads", c->pio_reads);
 	add_u64(b, "ready_polls", c->ready_polls);
 }
@@ -614,9 +675,11 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 			total.raised += c->raised;
 			total.coalesced += c->coalesced;
 			total.overlapped += c->overlapped;
+			total.dropped += c->dropped;
 			total.handled += c->handled;
 			total.incomplete += c->incomplete;
 			total.in_flight += c->in_flight;
+			total.queue_max = MAX(total.queue_max, c->queue_max);
 			total.pio_reads += c->pio_reads;
 			total.ready_polls += c->ready_polls;
 		}
@@ -641,6 +704,44 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 		while (g_hash_table_iter_next(&it, &k, &val))
 			add_guest_value(b, k, val);
 	}
+	json_builder_end_object(b);
+}
+
+static void add_double(JsonBuilder *b, const char *name, double v)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_double_value(b, v);
+}
+
+/*
+ * How the storm ended, from the device's times: who ended it, how long it
+ * ran, how late past its duration the guest stopped it, and how many
+ * events were still in flight then. null when the device never started.
+ */
+static void add_storm(JsonBuilder *b, const IrqstormResults *res)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormDeviceStorm *st = &res->dev_storm;
+	guint64 nominal_end = st->start_ns + sc->duration_ms * 1000000;
+
+	json_builder_set_member_name(b, "storm");
+	if (!res->have_counters || !st->storms || !st->end_ns) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	json_builder_begin_object(b);
+	add_double(b, "duration_s", sc->duration_ms / 1e3);
+	add_double(b, "grace_s", sc->grace_ms / 1e3);
+	add_double(b, "bound_s", (sc->duration_ms + sc->grace_ms) / 1e3);
+	add_str(b, "ended_by", st->device_end ? "device" : "guest");
+	add_double(b, "length_s", storm_s(st->start_ns, st->end_ns));
+	json_builder_set_member_name(b, "guest_stop_late_s");
+	if (st->guest_stop_ns)
+		json_builder_add_double_value(b, storm_s(nominal_end,
+							 st->guest_stop_ns));
+	else
+		json_builder_add_null_value(b);
+	add_u64(b, "in_flight_at_end", st->backlog);
 	json_builder_end_object(b);
 }
 
@@ -733,6 +834,7 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	json_builder_set_member_name(b, "virtual_seconds");
 	json_builder_add_double_value(b, res->data && res->data->last_raise_ns ?
 		(res->data->last_raise_ns - res->data->first_raise_ns) / 1e9 : 0.0);
+	add_storm(b, res);
 	add_str(b, "irq_mode", guest_value(res, "irq_mode"));
 	json_builder_set_member_name(b, "guest_uptime_seconds");
 	if (res->guest_uptime_s >= 0)
@@ -834,6 +936,24 @@ static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
 	}
 }
 
+/* Who ended the storm, and when, by the device's clock. */
+static void print_storm(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormDeviceStorm *st = &res->dev_storm;
+
+	if (!res->have_counters || !st->storms || !st->end_ns)
+		return;
+	if (st->device_end)
+		fprintf(out, "  storm: %.3f s asked; the guest did not stop it, the "
+			"device ended it after %.3f s (see STALL)\n",
+			sc->duration_ms / 1e3, storm_s(st->start_ns, st->end_ns));
+	else
+		fprintf(out, "  storm: %.3f s asked; the guest stopped it after "
+			"%.6f s\n", sc->duration_ms / 1e3,
+			storm_s(st->start_ns, st->end_ns));
+}
+
 /* The human summary: how it ended, the counts, per channel its stages. */
 void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 {
@@ -872,8 +992,9 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 			irqstorm_threading_name(c->threading), irqstorm_work_name(c->work));
 		if (res->have_counters)
 			fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
-				" coalesced, %" G_GUINT64_FORMAT " handled",
-				dev->raised, dev->coalesced, dev->handled);
+				" coalesced, %" G_GUINT64_FORMAT " dropped, %"
+				G_GUINT64_FORMAT " handled", dev->raised,
+				dev->coalesced, dev->dropped, dev->handled);
 		fputc('\n', out);
 		if (sc->handler_clock && guest_item(res, "handler_ns", n, &ns) &&
 		    guest_item(res, "handled", n, &handled) && handled)
@@ -889,6 +1010,7 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 			print_stages(out, "    ", &d->ch[n]);
 		}
 	}
+	print_storm(res, out);
 	if (d && d->probe_records) {
 		const IrqstormHist *h = d->all.hist[IRQSTORM_STAGE_PROBE];
 

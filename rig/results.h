@@ -14,9 +14,18 @@
 
 /* One channel's counters as the device keeps them (QOM chN-*). */
 typedef struct {
-	guint64 raised, coalesced, overlapped, handled, incomplete, in_flight;
-	guint64 pio_reads, ready_polls;
+	guint64 raised, coalesced, overlapped, dropped, handled, incomplete;
+	guint64 in_flight, queue_max, pio_reads, ready_polls;
 } IrqstormDeviceCounters;
+
+/* The last storm as the device saw it: ns of virtual time (QOM storm-*). */
+typedef struct {
+	guint64 storms;			/* storms begun: 0, none of the rest */
+	guint64 start_ns, end_ns;
+	guint64 guest_stop_ns;		/* the guest cleared RUN, or 0: never */
+	guint64 device_end;		/* 1: the device ended it at its bound */
+	guint64 backlog;		/* events in flight at its end */
+} IrqstormDeviceStorm;
 
 /* A scenario change as it was applied over QMP during the run. */
 typedef struct {
@@ -42,6 +51,7 @@ typedef struct {
 	char *counters_error;
 	IrqstormDeviceCounters dev_ch[IRQSTORM_NUM_CHANNELS];
 	guint64 dev_published, dev_lost, dev_guest_errors, dev_probes;
+	IrqstormDeviceStorm dev_storm;
 
 	/* how it ended */
 	gboolean guest_shutdown;

@@ -339,9 +339,11 @@ static void read_device_counters(RunLoop *rl, IrqstormResults *res)
 		{ "raised", G_STRUCT_OFFSET(IrqstormDeviceCounters, raised) },
 		{ "coalesced", G_STRUCT_OFFSET(IrqstormDeviceCounters, coalesced) },
 		{ "overlapped", G_STRUCT_OFFSET(IrqstormDeviceCounters, overlapped) },
+		{ "dropped", G_STRUCT_OFFSET(IrqstormDeviceCounters, dropped) },
 		{ "handled", G_STRUCT_OFFSET(IrqstormDeviceCounters, handled) },
 		{ "incomplete", G_STRUCT_OFFSET(IrqstormDeviceCounters, incomplete) },
 		{ "in-flight", G_STRUCT_OFFSET(IrqstormDeviceCounters, in_flight) },
+		{ "queue-max", G_STRUCT_OFFSET(IrqstormDeviceCounters, queue_max) },
 		{ "pio-reads", G_STRUCT_OFFSET(IrqstormDeviceCounters, pio_reads) },
 		{ "ready-polls", G_STRUCT_OFFSET(IrqstormDeviceCounters, ready_polls) },
 	};
@@ -353,6 +355,12 @@ static void read_device_counters(RunLoop *rl, IrqstormResults *res)
 		{ "log-lost", &res->dev_lost },
 		{ "guest-errors", &res->dev_guest_errors },
 		{ "probes", &res->dev_probes },
+		{ "storms", &res->dev_storm.storms },
+		{ "storm-start-ns", &res->dev_storm.start_ns },
+		{ "storm-end-ns", &res->dev_storm.end_ns },
+		{ "guest-stop-ns", &res->dev_storm.guest_stop_ns },
+		{ "storm-device-end", &res->dev_storm.device_end },
+		{ "storm-backlog", &res->dev_storm.backlog },
 	};
 
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {

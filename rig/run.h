@@ -16,8 +16,9 @@ enum {
 	IRQSTORM_EXIT_ERROR = 1,	/* tool error or incomplete run */
 	IRQSTORM_EXIT_THRESHOLD = 2,	/* a scenario threshold was exceeded */
 	IRQSTORM_EXIT_STALL = 3,	/* the guest stalled: an i8042 region or
-					 * spin timed out, or the kernel disabled
-					 * an interrupt line ("nobody cared") */
+					 * spin timed out, the kernel disabled
+					 * an interrupt line ("nobody cared"), or
+					 * a livelock: the device ended the storm */
 };
 
 /* What to run and where: the settings, never modified by the run. */

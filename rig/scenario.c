@@ -99,6 +99,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "cyclictest_prio", KEY_UINT, OFF(cyclictest_prio), 1, 99, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
+	{ "run", "grace", KEY_SECONDS, OFF(grace_ms), 1, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
 	{ "run", "bin_ns", KEY_UINT64, OFF(bin_ns), 1, 1000000000, NULL },
 	{ "run", "bins", KEY_UINT, OFF(bins), 10, 10000000, NULL },
@@ -144,6 +145,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->profiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     (GDestroyNotify)g_ptr_array_unref);
 	sc->duration_ms = 1000;
+	sc->grace_ms = 100;
 	sc->timeout_s = 300;
 	sc->bin_ns = 1000;
 	sc->bins = 10000;

@@ -150,6 +150,7 @@ typedef struct {
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */
 	guint64 warmup_ms;		/* first records left out of the stages */
+	guint64 grace_ms;		/* past duration, the device ends the storm */
 	guint timeout_s;		/* wall-clock bound for the whole run */
 	guint64 bin_ns;			/* histogram bin width */
 	guint bins;			/* histogram bins before overflow */
