@@ -173,11 +173,12 @@ table_priority() {
 }
 
 table_msi() {
-	echo "| profile | raised | coalesced | overlapped | handled | thread avg / max (us) | done avg / max (us) |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| profile | exit status | storm (s), ended by | raised | coalesced | overlapped | dropped | handled | thread avg / max (us) | done avg / max (us) |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 	for p in $(profiles msi-vs-intx | tr , ' '); do
 		s=$(cell msi-vs-intx "$p")/summary.json
-		echo "| \`$p\` | $(jq -r '.counts.device | "\(.raised) | \(.coalesced) | \(.overlapped) | \(.handled)"' "$s") |" \
+		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.storm | "\(.length_s * 1000 | round / 1000), \(.ended_by)"' "$s") |" \
+			"$(jq -r '.counts.device | "\(.raised) | \(.coalesced) | \(.overlapped) | \(.dropped) | \(.handled)"' "$s") |" \
 			"$(us .stages.thread.avg "$s") / $(us .stages.thread.max "$s") |" \
 			"$(us .stages.done.avg "$s") / $(us .stages.done.max "$s") |"
 	done
