@@ -688,7 +688,7 @@ static void test_connect_closed_in_handshake(void)
 
 /*
  * QEMU dies before its socket ever appears: EXITED as soon as the ended
- * callback says so, not after the 10 s bound, saying how; the callback is
+ * callback says so, not after the 30 s bound, saying how; the callback is
  * asked between attempts, without waiting.
  */
 static void test_connect_exits_before_socket(void)
