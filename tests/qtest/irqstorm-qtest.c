@@ -994,9 +994,12 @@ static pid_t qemu_child_pid(void)
         int ppid;
 
         if (!g_ascii_isdigit(name[0]) ||
-            !g_file_get_contents(path, &text, NULL, NULL) ||
-            !(paren = strrchr(text, ')')) ||
-            sscanf(paren + 1, " %*c %d", &ppid) != 1 || ppid != getpid()) {
+            !g_file_get_contents(path, &text, NULL, NULL)) {
+            continue;
+        }
+        paren = strrchr(text, ')');
+        if (!paren || sscanf(paren + 1, " %*c %d", &ppid) != 1 ||
+            ppid != getpid()) {
             continue;
         }
         g_assert_cmpint(found, ==, 0);
