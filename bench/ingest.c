@@ -19,9 +19,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "collect.h"
+#include "core/collect.h"
 #include "irqstorm/abi.h"
-#include "logreader.h"
+#include "core/logreader.h"
 
 #define RING		131072u		/* the default 16 MiB log */
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <glib.h>
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "plot.h"
+#include "cmd/plot.h"
 #include "../rig/testutil.h"
 
 /* ---- quoting ------------------------------------------------------------- */

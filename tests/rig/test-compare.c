@@ -10,8 +10,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "compare.h"
-#include "summary.h"
+#include "cmd/compare.h"
+#include "core/summary.h"
 #include "testutil.h"
 
 /* One stage's JSON: the statistics in ns, all null when cycles is 0. */

@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "files.h"
+#include "core/files.h"
 
 typedef struct {
 	char *dir;

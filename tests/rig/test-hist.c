@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "hist.h"
+#include "core/hist.h"
 
 /* qsort comparator for guint64. */
 static int cmp_u64(const void *a, const void *b)

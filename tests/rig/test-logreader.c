@@ -15,7 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "logreader.h"
+#include "core/logreader.h"
 
 #define STRESS_RECORDS	1000000u
 #define STRESS_RING	64u

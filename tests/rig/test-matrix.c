@@ -14,7 +14,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "matrix.h"
+#include "cmd/matrix.h"
 #include "testutil.h"
 
 /* ---- parsing and naming ------------------------------------------------- */

@@ -11,9 +11,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "hist.h"
-#include "output.h"
-#include "stages.h"
+#include "core/hist.h"
+#include "core/output.h"
+#include "core/stages.h"
 
 /* A fresh temporary directory; removed by rmtree_dir(). */
 static char *make_dir(void)

@@ -16,7 +16,7 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
-#include "qmp.h"
+#include "core/qmp.h"
 
 #define GREETING "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": 0, " \
 	"\"minor\": 2, \"major\": 7}, \"package\": \"\"}, " \

@@ -6,9 +6,9 @@
  */
 #include <glib.h>
 
-#include "machine.h"
-#include "results.h"
-#include "scenario.h"
+#include "core/machine.h"
+#include "core/results.h"
+#include "core/scenario.h"
 
 static IrqstormScenario *load(const char *text, GError **error)
 {

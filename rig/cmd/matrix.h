@@ -2,14 +2,14 @@
 /*
  * irqstorm matrix: one scenario run for every combination of some of its
  * values. The parsing and naming below are separate from the running
- * (irqstorm_cmd_matrix(), cli.h) so that they can be tested alone.
+ * (irqstorm_cmd_matrix(), cmd.h) so that they can be tested alone.
  */
 #ifndef IRQSTORM_MATRIX_H
 #define IRQSTORM_MATRIX_H
 
 #include <glib.h>
 
-#include "summary.h"
+#include "core/summary.h"
 
 G_BEGIN_DECLS
 

@@ -1,47 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irqstorm: the command. One small function per subcommand; each parses its
- * own options with GOptionContext and returns an IRQSTORM_EXIT_* code.
+ * irqstorm run: one scenario, start to end. The options become settings
+ * and scenario assignments; the engine (core/run.c) does the run.
  */
-#include <signal.h>
 #include <stdio.h>
-#include <sys/wait.h>
+#include <string.h>
 #include <glib.h>
 
-#include "cli.h"
+#include "cmd.h"
 #include "config.h"
-#include "machine.h"
-#include "irqstorm/abi.h"
-#include "run.h"
-#include "scenario.h"
-
-typedef int (*CommandFunc)(int argc, char **argv);
-
-typedef struct {
-	const char *name;
-	const char *args;
-	const char *summary;
-	CommandFunc fn;
-} Command;
-
-static int cmd_run(int argc, char **argv);
-
-static const Command commands[] = {
-	{ "run", "SCENARIO", "boot the guest, storm, measure, write results", cmd_run },
-	{ "matrix", "SCENARIO --vary K=V1,V2", "run every combination of scenario values",
-	  irqstorm_cmd_matrix },
-	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
-	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
-	  irqstorm_cmd_plot },
-};
-
-static int usage_error(GOptionContext *ctx, const char *msg)
-{
-	g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
-
-	g_printerr("irqstorm: %s\n\n%s", msg, help);
-	return IRQSTORM_EXIT_ERROR;
-}
+#include "core/machine.h"
+#include "core/run.h"
+#include "core/scenario.h"
 
 static const char run_description[] =
 	"Boots the guest kernel in QEMU with the irqstorm device, lets it storm\n"
@@ -151,7 +121,7 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 }
 
 /* irqstorm run SCENARIO [options] */
-static int cmd_run(int argc, char **argv)
+int irqstorm_cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
 	g_autofree char *qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
@@ -197,9 +167,9 @@ static int cmd_run(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx, run_description);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return usage_error(ctx, err->message);
+		return irqstorm_usage_error(ctx, err->message);
 	if (argc != 2)
-		return usage_error(ctx, "run needs exactly one SCENARIO file");
+		return irqstorm_usage_error(ctx, "run needs exactly one SCENARIO file");
 	sc = load_scenario(argv[1], &sh, (const char *const *)sets, &err);
 	if (!sc) {
 		g_printerr("irqstorm: %s\n", err->message);
@@ -218,45 +188,4 @@ static int cmd_run(int argc, char **argv)
 	if (err)
 		g_printerr("irqstorm: %s\n", err->message);
 	return code;
-}
-
-static void print_usage(FILE *f)
-{
-	fprintf(f, "Usage: irqstorm COMMAND [OPTION...]\n\n"
-		"irqstorm measures what interrupt storms and long or spinning\n"
-		"interrupt handlers do to latency in a Linux guest, stage by stage.\n\n"
-		"Commands:\n");
-	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(f, "  %-7s %-24s %s\n", commands[i].name, commands[i].args,
-			commands[i].summary);
-	fprintf(f, "\n'irqstorm COMMAND --help' explains each command.\n"
-		"Version " IRQSTORM_VERSION ", ABI %u.\n", IRQSTORM_ABI_VERSION);
-}
-
-int main(int argc, char **argv)
-{
-	/* A write to a dead QEMU's socket must be an error, not our death. */
-	signal(SIGPIPE, SIG_IGN);
-	if (argc < 2) {
-		print_usage(stderr);
-		return IRQSTORM_EXIT_ERROR;
-	}
-	if (!g_strcmp0(argv[1], "--help") || !g_strcmp0(argv[1], "-h") ||
-	    !g_strcmp0(argv[1], "help")) {
-		print_usage(stdout);
-		return IRQSTORM_EXIT_PASSED;
-	}
-	if (!g_strcmp0(argv[1], "--version")) {
-		printf("irqstorm " IRQSTORM_VERSION "\n");
-		return IRQSTORM_EXIT_PASSED;
-	}
-	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++) {
-		if (!g_strcmp0(argv[1], commands[i].name)) {
-			g_set_prgname(commands[i].name);
-			return commands[i].fn(argc - 1, argv + 1);
-		}
-	}
-	g_printerr("irqstorm: unknown command '%s'\n\n", argv[1]);
-	print_usage(stderr);
-	return IRQSTORM_EXIT_ERROR;
 }

@@ -20,12 +20,12 @@
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
-#include "cli.h"
-#include "launch.h"
-#include "output.h"
-#include "run.h"
-#include "scenario.h"
-#include "summary.h"
+#include "cmd.h"
+#include "core/launch.h"
+#include "core/output.h"
+#include "core/run.h"
+#include "core/scenario.h"
+#include "core/summary.h"
 
 #define MATRIX_FILE "matrix.json"
 #define CELL_LOG "matrix-run.log"

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What the subcommands outside main.c share: see cli.h.
+ * What the commands share: see cmd.h.
  */
-#include "cli.h"
-
-#include "run.h"
+#include "cmd.h"
 
 int irqstorm_usage_error(GOptionContext *ctx, const char *msg)
 {

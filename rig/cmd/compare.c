@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "run.h"
+#include "cmd.h"
+#include "core/run.h"
 
 /* The statistics shown, in column order. */
 static const IrqstormStat shown[] = {

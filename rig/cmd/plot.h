@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * irqstorm plot: the figures of finished runs, drawn by the gnuplot scripts
- * in plots/ (one script per figure); irqstorm_cmd_plot() (cli.h) is the
+ * in plots/ (one script per figure); irqstorm_cmd_plot() (cmd.h) is the
  * command. Everything handed to gnuplot goes through the two functions
  * below, so that no file or run name can become a gnuplot command.
  */

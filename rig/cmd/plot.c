@@ -12,10 +12,10 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "cli.h"
+#include "cmd.h"
 #include "config.h"
-#include "run.h"
-#include "summary.h"
+#include "core/run.h"
+#include "core/summary.h"
 
 char *irqstorm_gnuplot_quote(const char *s)
 {

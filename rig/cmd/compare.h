@@ -2,7 +2,7 @@
 /*
  * irqstorm compare: finished runs side by side, stage by stage. The table
  * and its JSON twin are built from parsed summaries, so that they can be
- * tested without runs; irqstorm_cmd_compare() (cli.h) is the command.
+ * tested without runs; irqstorm_cmd_compare() (cmd.h) is the command.
  */
 #ifndef IRQSTORM_COMPARE_H
 #define IRQSTORM_COMPARE_H
@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "summary.h"
+#include "core/summary.h"
 
 G_BEGIN_DECLS
 

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The subcommands that live outside main.c. Each parses its own options
- * with GOptionContext (argv[0] is the command's name) and returns an
- * IRQSTORM_EXIT_* code.
+ * The command layer: the commands main.c dispatches to, and what they
+ * share. Each command parses its own options with GOptionContext (argv[0]
+ * is the command's name) and returns an IRQSTORM_EXIT_* code.
  */
-#ifndef IRQSTORM_CLI_H
-#define IRQSTORM_CLI_H
+#ifndef IRQSTORM_CMD_H
+#define IRQSTORM_CMD_H
 
 #include <glib.h>
 
+#include "core/run.h"
+
 G_BEGIN_DECLS
 
+int irqstorm_cmd_run(int argc, char **argv);		/* run.c */
 int irqstorm_cmd_compare(int argc, char **argv);	/* compare.c */
 int irqstorm_cmd_plot(int argc, char **argv);		/* plot.c */
 int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
@@ -20,4 +23,4 @@ int irqstorm_usage_error(GOptionContext *ctx, const char *msg);
 
 G_END_DECLS
 
-#endif /* IRQSTORM_CLI_H */
+#endif /* IRQSTORM_CMD_H */
