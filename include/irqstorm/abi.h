@@ -186,8 +186,8 @@ struct irqstorm_record {
 	uint64_t t_done;	/* ns: done stamp */
 	uint32_t channel;	/* 0..NUM_CHANNELS-1, or IRQSTORM_PROBE_CHANNEL */
 	uint32_t flags;		/* IRQSTORM_REC_* */
-	uint32_t coalesced;	/* level: raises merged into this event;
-				 * edge: events of the channel pending at raise */
+	/* level: raises merged into it; edge: events queued at its raise */
+	uint32_t coalesced;
 	uint32_t work;		/* PIO words read + busy-wait status polls */
 	uint8_t cpu_hardirq;	/* vCPU that wrote each stamp, or CPU_NONE */
 	uint8_t cpu_thread;
@@ -195,6 +195,41 @@ struct irqstorm_record {
 	uint8_t reserved0;
 	uint32_t reserved1;
 };
+
+/*
+ * ---- Stamps -------------------------------------------------------------
+ * The stages of an interrupt the guest stamps, each by writing the event's
+ * seq to its register, each kept in the record with its flag, time and
+ * vCPU: X(ID, "name", register, flag, time field, cpu field).
+ */
+#define IRQSTORM_STAMPS(X)						\
+	X(HARDIRQ, "hardirq", IRQSTORM_REG_STAMP_HARDIRQ,		\
+	  IRQSTORM_REC_HARDIRQ, t_hardirq, cpu_hardirq)			\
+	X(THREAD, "thread", IRQSTORM_REG_STAMP_THREAD,			\
+	  IRQSTORM_REC_THREAD, t_thread, cpu_thread)			\
+	X(DONE, "done", IRQSTORM_REG_STAMP_DONE,			\
+	  IRQSTORM_REC_DONE, t_done, cpu_done)
+
+#define IRQSTORM_STAMP_ENUM(id, name, reg, flag, time, cpu)	IRQSTORM_STAMP_##id,
+enum irqstorm_stamp {
+	IRQSTORM_STAMPS(IRQSTORM_STAMP_ENUM)
+	IRQSTORM_STAMP_COUNT
+};
+
+#undef IRQSTORM_STAMP_ENUM
+
+/* A stamp as a row of a table: IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC). */
+struct irqstorm_stamp_desc {
+	const char *name;
+	uint32_t reg;
+	uint32_t flag;
+	size_t time;		/* offset of its time in the record */
+	size_t cpu;		/* offset of its vCPU in the record */
+};
+
+#define IRQSTORM_STAMP_DESC(id, name, reg, flag, time, cpu)		\
+	{ name, reg, flag, offsetof(struct irqstorm_record, time),	\
+	  offsetof(struct irqstorm_record, cpu) },
 
 #define IRQSTORM_LOG_OFF_PRODUCER	64u
 #define IRQSTORM_LOG_OFF_LOST		72u

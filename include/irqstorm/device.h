@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irqstorm device interface for the host: the firing patterns, the
+ * channel properties and the counters of the QEMU device, each declared
+ * once, as a table. The device (qemu-device/) builds its QOM properties
+ * from these tables; the rig (rig/) writes its -device options, reads the
+ * counters back over QMP and names them in summary.json from the same
+ * rows. docs/abi.md describes them for humans.
+ *
+ * Each table is an X-macro: IRQSTORM_FOO(X) expands X(...) once per row,
+ * and a user defines X to pick the columns it needs.
+ */
+#ifndef IRQSTORM_DEVICE_H
+#define IRQSTORM_DEVICE_H
+
+#include "abi.h"
+
+/*
+ * ---- Patterns -----------------------------------------------------------
+ * X(ID, "name", "how the channel fires"): QOM chN-pattern takes the name.
+ */
+#define IRQSTORM_PATTERNS(X)						\
+	X(OFF, "off", "never")						\
+	X(PERIODIC, "periodic", "every period-ns")			\
+	X(POISSON, "poisson",						\
+	  "exponential gaps of mean period-ns, from seed")		\
+	X(BURST, "burst",						\
+	  "burst firings period-ns apart, then gap-ns to the next")	\
+	X(ONESHOT, "oneshot", "once, period-ns after the start")
+
+#define IRQSTORM_PATTERN_ENUM(id, name, help)	IRQSTORM_PATTERN_##id,
+enum irqstorm_pattern {
+	IRQSTORM_PATTERNS(IRQSTORM_PATTERN_ENUM)
+	IRQSTORM_PATTERN_COUNT
+};
+
+#undef IRQSTORM_PATTERN_ENUM
+
+/* ---- Channel properties ---------------------------------------------- */
+
+#define IRQSTORM_MIN_PERIOD_NS		100ULL	/* 10 MHz: beyond any guest */
+#define IRQSTORM_MAX_NS			1000000000000ULL	/* 1000 s */
+#define IRQSTORM_MAX_BURST		1000000ULL
+#define IRQSTORM_MAX_PIO_WORDS		(1ULL << 24)
+
+/*
+ * QOM properties chN-<name> of each channel n, settable on -device and
+ * at run time (qom-set), each refused outside [min, max]:
+ *
+ * X(ID, field, "name", type, min, max, default, timing, "meaning")
+ *
+ * field is the device's member for it; type is PATTERN (a pattern's name),
+ * U64, U32, I32 or BOOL; default is an expression of the channel n; timing
+ * says whether a change re-times the channel's schedule.
+ */
+#define IRQSTORM_CHANNEL_PROPS(X)					\
+	X(PATTERN, pattern, "pattern", PATTERN, 0, IRQSTORM_PATTERN_COUNT - 1, \
+	  IRQSTORM_PATTERN_OFF, 1,					\
+	  "off, periodic, poisson, burst or oneshot")			\
+	X(PERIOD_NS, period_ns, "period-ns", U64,			\
+	  IRQSTORM_MIN_PERIOD_NS, IRQSTORM_MAX_NS, 1000000, 1,		\
+	  "period; Poisson mean; burst spacing; one-shot delay")	\
+	X(GAP_NS, gap_ns, "gap-ns", U64,				\
+	  IRQSTORM_MIN_PERIOD_NS, IRQSTORM_MAX_NS, 1000000, 1,		\
+	  "burst: from a burst's last firing to the next")		\
+	X(BURST, burst, "burst", U32, 1, IRQSTORM_MAX_BURST, 1, 1,	\
+	  "burst: firings per burst")					\
+	X(SEED, seed, "seed", U64, 0, UINT64_MAX, (n) + 1, 1,		\
+	  "poisson: the generator's seed")				\
+	X(ENABLE, enable, "enable", BOOL, 0, 1, 1, 1,			\
+	  "the host's start/stop of this channel")			\
+	X(PIO_WORDS, pio_words, "pio-words", U32, 0, IRQSTORM_MAX_PIO_WORDS, \
+	  0, 0, "PIO data words per event")				\
+	X(READY_DELAY_NS, ready_delay_ns, "ready-delay-ns", U64, 0,	\
+	  IRQSTORM_MAX_NS, 0, 0,					\
+	  "busy-wait: READY this long after the raise")			\
+	X(READY_CHANNEL, ready_channel, "ready-channel", I32, -1,	\
+	  IRQSTORM_NUM_CHANNELS - 1, -1, 0,				\
+	  "busy-wait: READY once that channel completed an event (-1: use ready-delay-ns)")
+
+#define IRQSTORM_CHANNEL_PROP_ENUM(id, f, name, type, min, max, dflt, t, h) \
+	IRQSTORM_CHANNEL_PROP_##id,
+enum irqstorm_channel_prop {
+	IRQSTORM_CHANNEL_PROPS(IRQSTORM_CHANNEL_PROP_ENUM)
+	IRQSTORM_CHANNEL_PROP_COUNT
+};
+
+#undef IRQSTORM_CHANNEL_PROP_ENUM
+
+/*
+ * Device-wide properties, on -device only (not settable at run time).
+ * stamps (bool, default on): off takes no stamps and logs nothing, for
+ * what the instrumentation costs; storm-ns (uint64, default 0: none): a
+ * storm's bound, ns of virtual time after the guest set RUN.
+ */
+#define IRQSTORM_PROP_STAMPS		"stamps"
+#define IRQSTORM_PROP_STORM_NS		"storm-ns"
+
+/* ---- Counters ---------------------------------------------------------- */
+
+/*
+ * Read-only QOM counters (uint64), qom-get by the rig after the run: per
+ * channel chN-<name>, and device-wide <name>. The device keeps them in
+ * arrays indexed by these enums; the rig names them in summary.json by
+ * their field.
+ *
+ * X(ID, field, "name", "meaning")
+ */
+#define IRQSTORM_CHANNEL_COUNTERS(X)					\
+	X(RAISED, raised, "raised", "pattern firings")			\
+	X(COALESCED, coalesced, "coalesced",				\
+	  "level: firings merged into a queued event")			\
+	X(OVERLAPPED, overlapped, "overlapped",				\
+	  "edge: events raised with others queued")			\
+	X(DROPPED, dropped, "dropped", "firings that found the queue full") \
+	X(QUEUE_MAX, queue_max, "queue-max",				\
+	  "the most events the queue ever held")			\
+	X(HANDLED, handled, "handled", "done stamps (acks with stamps off)") \
+	X(INCOMPLETE, incomplete, "incomplete",				\
+	  "events published without a done stamp")			\
+	X(IN_FLIGHT, in_flight, "in-flight", "queued events not handled yet") \
+	X(PIO_READS, pio_reads, "pio-reads", "PIO data words read")	\
+	X(READY_POLLS, ready_polls, "ready-polls", "busy-wait status polls")
+
+#define IRQSTORM_DEVICE_COUNTERS(X)					\
+	X(PUBLISHED, published, "log-published",			\
+	  "records published into the log")				\
+	X(LOST, lost, "log-lost", "records dropped: the log was full")	\
+	X(GUEST_ERRORS, guest_errors, "guest-errors",			\
+	  "guest misuse of the registers")				\
+	X(PROBES, probes, "probes", "probe records")			\
+	X(STORMS, storms, "storms", "storms begun: RUN set")		\
+	X(STORM_START_NS, storm_start_ns, "storm-start-ns",		\
+	  "the last storm's start, ns of virtual time")			\
+	X(STORM_END_NS, storm_end_ns, "storm-end-ns",			\
+	  "its end, by either side")					\
+	X(GUEST_STOP_NS, guest_stop_ns, "guest-stop-ns",		\
+	  "the guest's own stop of it, or 0")				\
+	X(STORM_DEVICE_END, storm_device_end, "storm-device-end",	\
+	  "1: its bound ended it")					\
+	X(STORM_BACKLOG, storm_backlog, "storm-backlog",		\
+	  "events in flight at its end")
+
+#define IRQSTORM_CHANNEL_COUNTER_ENUM(id, field, name, help)	IRQSTORM_CHANNEL_COUNTER_##id,
+enum irqstorm_channel_counter {
+	IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_CHANNEL_COUNTER_ENUM)
+	IRQSTORM_CHANNEL_COUNTER_COUNT
+};
+
+#undef IRQSTORM_CHANNEL_COUNTER_ENUM
+
+#define IRQSTORM_DEVICE_COUNTER_ENUM(id, field, name, help)	IRQSTORM_DEVICE_COUNTER_##id,
+enum irqstorm_device_counter {
+	IRQSTORM_DEVICE_COUNTERS(IRQSTORM_DEVICE_COUNTER_ENUM)
+	IRQSTORM_DEVICE_COUNTER_COUNT
+};
+
+#undef IRQSTORM_DEVICE_COUNTER_ENUM
+
+#endif /* IRQSTORM_DEVICE_H */

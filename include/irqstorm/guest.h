@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irqstorm guest protocol: what the rig tells the guest and what the guest
+ * tells back, each declared once, as a table.
+ *
+ *   rig -> guest   guest.conf, key=value lines, through QEMU's fw_cfg
+ *                  (opt/irqstorm/guest.conf), read by guest-init/init;
+ *   guest -> rig   one line on the serial console at the end:
+ *                  IRQSTORM-RESULT status=ok|error key=value ...
+ *                  where the per-channel values come from the guest
+ *                  driver's sysfs attributes of the same names.
+ *
+ * The rig (rig/) writes and parses these; the driver (kernel-series/)
+ * builds its per-channel attributes from IRQSTORM_GUEST_CHANNEL_ATTRS; the
+ * init, a shell script, sources what irqstorm-guest (guest-init/) prints
+ * from these tables at build time. docs/abi.md describes the protocol.
+ * Values are words of [A-Za-z0-9_.,:x-]; a per-channel value is one item
+ * per channel, comma-separated ("-" for none).
+ */
+#ifndef IRQSTORM_GUEST_H
+#define IRQSTORM_GUEST_H
+
+#include "abi.h"
+
+#define IRQSTORM_GUEST_CONF_FW_CFG	"opt/irqstorm/guest.conf"
+#define IRQSTORM_GUEST_RESULT_TAG	"IRQSTORM-RESULT"
+
+/*
+ * guest.conf: X(key, "default", "meaning"). The init refuses a key not
+ * here; an absent key takes its default (empty: the driver's own).
+ */
+#define IRQSTORM_GUEST_CONF(X)						\
+	X(duration_ms, "", "the storm's length, ms of virtual time")	\
+	X(irq_mode, "auto", "auto, intx, msi or msix: the driver's irq_mode") \
+	X(channels, "1", "bit mask of the channels the driver services") \
+	X(threading, "", "per channel: hardirq, threaded or forced")	\
+	X(work, "", "per channel: none, pio, spin or ignore")		\
+	X(resched, "", "per channel: cond_resched() every N PIO words") \
+	X(spin_timeout_us, "10000", "bound of a spin work item, us")	\
+	X(thread_prio, "", "per channel: SCHED_FIFO priority of its IRQ threads, or -") \
+	X(thread_cpu, "", "per channel: CPU of its IRQ threads, or -")	\
+	X(probe, "off", "on: run the real-time probe task")		\
+	X(probe_prio, "80", "the probe's SCHED_FIFO priority")		\
+	X(probe_period_us, "1000", "the probe's period, us")		\
+	X(probe_cpu, "0", "the probe's CPU")				\
+	X(i8042, "", "CHANNEL:TIMEOUT_US: run the i8042 region once")	\
+	X(free_irq, "off", "on: free every channel's IRQ during the storm") \
+	X(stamps, "on", "off: the driver writes no stage stamps")	\
+	X(handler_clock, "off", "on: the driver sums time in handlers")	\
+	X(cyclictest, "off", "on: run Debian's cyclictest beside the probe") \
+	X(cyclictest_prio, "79", "cyclictest's SCHED_FIFO priority")
+
+/*
+ * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/
+ * irqstorm/<name>, one value per channel, space-separated), each reported
+ * as <name>=v0,v1,... in the result line: X(name, "meaning").
+ */
+#define IRQSTORM_GUEST_CHANNEL_ATTRS(X)					\
+	X(irq, "the channel's Linux IRQ; -1: not serviced")		\
+	X(threading, "hardirq, threaded or forced; -: not serviced")	\
+	X(work, "none, pio, spin or ignore; -: not serviced")		\
+	X(handled, "events its handlers completed")			\
+	X(unclaimed, "hard interrupts with nothing to claim")		\
+	X(spin_timeouts, "spin work items that timed out")		\
+	X(handler_ns, "time in handlers, claim to ack (handler_clock)") \
+	X(thread_pid, "the thread that ran its work; 0: none")		\
+	X(primary_pid, "its primary handler's forced thread; 0: none")	\
+	X(first_sched, "policy:priority of that thread at its first event")
+
+/*
+ * The rest of the result line: X(key, "meaning"). reason, key and ch only
+ * with status=error; probe_* only with the probe; cyclictest_* only with
+ * cyclictest.
+ */
+#define IRQSTORM_GUEST_RESULTS(X)					\
+	X(status, "ok, or error")					\
+	X(reason, "error: what failed, one word")			\
+	X(key, "error: the guest.conf key at fault")			\
+	X(ch, "error: the channel at fault")				\
+	X(irq_mode, "intx, msi or msix: what the driver got")		\
+	X(irq_threads, "irq/N-irqstorm threads")			\
+	X(freed, "yes: free_irq ran during the storm")			\
+	X(thread_sched, "per channel: its IRQ thread's policy:priority") \
+	X(i8042, "the i8042 region: completed:NS, timeout:NS or none")	\
+	X(probe_samples, "the probe's wake-ups during the storm")	\
+	X(probe_max_ns, "their worst lateness, ns")			\
+	X(probe_avg_ns, "their average lateness, ns")			\
+	X(cyclictest_cycles, "cyclictest's cycles")			\
+	X(cyclictest_min_us, "its minimum latency, us")			\
+	X(cyclictest_avg_us, "its average latency, us")			\
+	X(cyclictest_max_us, "its maximum latency, us")
+
+#endif /* IRQSTORM_GUEST_H */

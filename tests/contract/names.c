@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every name the contract tables of include/irqstorm/ declare, one per
+ * line as "TABLE NAME", for tests/contract/documented.sh: each must be
+ * documented in docs/abi.md.
+ */
+#include <stdio.h>
+
+#include "irqstorm/abi.h"
+#include "irqstorm/device.h"
+#include "irqstorm/guest.h"
+#include "irqstorm/stages.h"
+
+#define PATTERN(id, name, help)			puts("pattern " name);
+#define CHANNEL_PROP(id, f, name, type, min, max, dflt, t, help) \
+	puts("property ch" "N-" name);
+#define CHANNEL_COUNTER(id, field, name, help)	puts("counter chN-" name);
+#define DEVICE_COUNTER(id, field, name, help)	puts("counter " name);
+#define STAMP(id, name, reg, flag, t, cpu)	puts("stamp " name);
+#define STAGE(id, name, rec, from, to, help)	puts("stage " name);
+#define CONF(key, dflt, help)			puts("guest.conf " #key);
+#define ATTR(name, help)			puts("result " #name);
+#define RESULT(key, help)			puts("result " #key);
+
+int main(void)
+{
+	IRQSTORM_PATTERNS(PATTERN)
+	IRQSTORM_CHANNEL_PROPS(CHANNEL_PROP)
+	puts("property " IRQSTORM_PROP_STAMPS);
+	puts("property " IRQSTORM_PROP_STORM_NS);
+	IRQSTORM_CHANNEL_COUNTERS(CHANNEL_COUNTER)
+	IRQSTORM_DEVICE_COUNTERS(DEVICE_COUNTER)
+	IRQSTORM_STAMPS(STAMP)
+	IRQSTORM_STAGES(STAGE)
+	IRQSTORM_GUEST_CONF(CONF)
+	IRQSTORM_GUEST_CHANNEL_ATTRS(ATTR)
+	IRQSTORM_GUEST_RESULTS(RESULT)
+	return 0;
+}
