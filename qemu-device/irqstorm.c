@@ -40,6 +40,7 @@
 #include "trace/trace-hw_misc.h"
 
 #include "irqstorm/abi.h"
+#include "irqstorm/device.h"
 
 #define TYPE_IRQSTORM "irqstorm"
 OBJECT_DECLARE_SIMPLE_TYPE(IrqstormState, IRQSTORM)
@@ -51,9 +52,6 @@ REG32(CTRL, IRQSTORM_REG_CTRL)
     FIELD(CTRL, RUN, 0, 1)
 REG32(STATUS, IRQSTORM_REG_STATUS)
 REG32(ACK, IRQSTORM_REG_ACK)
-REG32(STAMP_HARDIRQ, IRQSTORM_REG_STAMP_HARDIRQ)
-REG32(STAMP_THREAD, IRQSTORM_REG_STAMP_THREAD)
-REG32(STAMP_DONE, IRQSTORM_REG_STAMP_DONE)
 REG32(GUEST_ERRORS, IRQSTORM_REG_GUEST_ERRORS)
 REG32(PROBE, IRQSTORM_REG_PROBE)
 REG32(IRQ_MODE, IRQSTORM_REG_IRQ_MODE)
@@ -69,34 +67,37 @@ REG32(CH_CLAIM, IRQSTORM_CH_CLAIM)
 #define IRQSTORM_NCHAN          IRQSTORM_NUM_CHANNELS
 #define IRQSTORM_DEPTH          IRQSTORM_QUEUE_DEPTH
 #define IRQSTORM_CTRL_MASK      R_CTRL_RUN_MASK
-#define IRQSTORM_MIN_PERIOD_NS  100     /* 10 MHz: beyond any guest */
-#define IRQSTORM_MAX_NS         (1000ULL * NANOSECONDS_PER_SECOND)
-#define IRQSTORM_MAX_BURST      1000000
-#define IRQSTORM_MAX_PIO_WORDS  (1u << 24)
 
-typedef enum {
-    PATTERN_OFF,
-    PATTERN_PERIODIC,   /* every period_ns */
-    PATTERN_POISSON,    /* exponential gaps of mean period_ns, from seed */
-    PATTERN_BURST,      /* burst firings period_ns apart, then gap_ns */
-    PATTERN_ONESHOT,    /* once, period_ns after the start */
-    PATTERN__MAX,
-} IrqstormPattern;
+/* Patterns, properties and counters: include/irqstorm/device.h */
+/* A row's name (a pattern's, a counter's), in the order of its table. */
+typedef struct {
+    const char *name;
+} NameDesc;
 
-static const char *const pattern_names[PATTERN__MAX] = {
-    [PATTERN_OFF] = "off",
-    [PATTERN_PERIODIC] = "periodic",
-    [PATTERN_POISSON] = "poisson",
-    [PATTERN_BURST] = "burst",
-    [PATTERN_ONESHOT] = "oneshot",
+#define IRQSTORM_PATTERN_DESC(id, name, help) { name },
+static const NameDesc patterns[IRQSTORM_PATTERN_COUNT] = {
+    IRQSTORM_PATTERNS(IRQSTORM_PATTERN_DESC)
 };
+
+#define IRQSTORM_COUNTER_DESC(id, field, name, help) { name },
+static const NameDesc channel_counters[IRQSTORM_CHANNEL_COUNTER_COUNT] = {
+    IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_COUNTER_DESC)
+};
+
+static const NameDesc device_counters[IRQSTORM_DEVICE_COUNTER_COUNT] = {
+    IRQSTORM_DEVICE_COUNTERS(IRQSTORM_COUNTER_DESC)
+};
+
+/* A counter of a channel or of the device, by its ID in the tables. */
+#define CH_CTR(ch, id) ((ch)->ctr[IRQSTORM_CHANNEL_COUNTER_##id])
+#define DEV_CTR(s, id) ((s)->ctr[IRQSTORM_DEVICE_COUNTER_##id])
 
 typedef struct IrqstormState IrqstormState;
 
 /* A queued event: raised, not acked yet. */
 typedef struct IrqstormEvent {
     struct irqstorm_record rec;         /* host byte order */
-    bool published;                     /* its record is in the log */
+    bool settled;                       /* done, or left without: counted */
     uint32_t pio_left;                  /* PIO words still to hand out */
     uint64_t ready_mark;                /* ready source's handled at raise */
 } IrqstormEvent;
@@ -130,16 +131,8 @@ typedef struct IrqstormChannel {
     uint32_t count;
     uint32_t claimed;                   /* queued events claimed, from head */
 
-    /* counters */
-    uint64_t raised;                    /* pattern firings */
-    uint64_t coalesced;                 /* level: merged into a queued one */
-    uint64_t overlapped;                /* edge: raised with others queued */
-    uint64_t dropped;                   /* found the queue full */
-    uint64_t queue_max;                 /* the most events ever queued */
-    uint64_t handled;                   /* done stamps */
-    uint64_t incomplete;                /* published without done */
-    uint64_t pio_reads;
-    uint64_t ready_polls;
+    /* counters: raised, handled, in_flight, ... (QOM chN-*) */
+    uint64_t ctr[IRQSTORM_CHANNEL_COUNTER_COUNT];
 } IrqstormChannel;
 
 struct IrqstormState {
@@ -158,18 +151,13 @@ struct IrqstormState {
     bool running;                       /* CTRL.RUN */
     QEMUTimer end_timer;                /* ends a storm at storm_ns */
     uint64_t next_seq;
-    uint64_t log_producer;              /* device's copy; never read back */
-    uint64_t log_lost;
-    uint64_t guest_errors;
-    uint64_t probes;
 
-    /* the last of the storms, ns of virtual time (0 when not yet) */
-    uint64_t storms;                    /* storms begun (RUN set) */
-    uint64_t storm_start_ns;            /* RUN set */
-    uint64_t storm_end_ns;              /* RUN cleared, by either side */
-    uint64_t guest_stop_ns;             /* the guest cleared RUN */
-    uint64_t storm_device_end;          /* 1: storm_ns ended it */
-    uint64_t storm_backlog;             /* events in flight at its end */
+    /*
+     * counters (QOM): published (the log's producer index, never read
+     * back), lost, guest_errors, probes, and the last storm's times in ns
+     * of virtual time (0 when not yet)
+     */
+    uint64_t ctr[IRQSTORM_DEVICE_COUNTER_COUNT];
 
     IrqstormChannel ch[IRQSTORM_NCHAN];
 };
@@ -185,7 +173,7 @@ static void irqstorm_guest_error(IrqstormState *s, const char *fmt, ...)
     va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    s->guest_errors++;
+    DEV_CTR(s, GUEST_ERRORS)++;
     qemu_log_mask(LOG_GUEST_ERROR, "%s: %s\n", TYPE_IRQSTORM, msg);
 }
 
@@ -264,8 +252,8 @@ static void irqstorm_log_init(IrqstormState *s)
     h->header_size = cpu_to_le32(IRQSTORM_LOG_HEADER_SIZE);
     h->record_size = cpu_to_le32(sizeof(struct irqstorm_record));
     h->ring_records = cpu_to_le32(s->ring_records);
-    s->log_producer = 0;
-    s->log_lost = 0;
+    DEV_CTR(s, PUBLISHED) = 0;
+    DEV_CTR(s, LOST) = 0;
     /* Magic last: a reader that sees it sees a complete header. */
     qatomic_store_release(&h->magic, cpu_to_le32(IRQSTORM_LOG_MAGIC));
 }
@@ -280,17 +268,17 @@ static void irqstorm_log_publish(IrqstormState *s,
                                  const struct irqstorm_record *r)
 {
     uint64_t cons = le64_to_cpu(qatomic_load_acquire(&s->log->consumer));
-    uint64_t used = s->log_producer - cons;
+    uint64_t used = DEV_CTR(s, PUBLISHED) - cons;
     struct irqstorm_record *slot;
 
-    if (cons > s->log_producer || used >= s->ring_records) {
-        s->log_lost++;
-        qatomic_set(&s->log->lost, cpu_to_le64(s->log_lost));
-        trace_irqstorm_log_lost(r->seq, s->log_lost);
+    if (cons > DEV_CTR(s, PUBLISHED) || used >= s->ring_records) {
+        DEV_CTR(s, LOST)++;
+        qatomic_set(&s->log->lost, cpu_to_le64(DEV_CTR(s, LOST)));
+        trace_irqstorm_log_lost(r->seq, DEV_CTR(s, LOST));
         return;
     }
     slot = (struct irqstorm_record *)(s->log_records +
-            (s->log_producer & (s->ring_records - 1)) * sizeof(*slot));
+            (DEV_CTR(s, PUBLISHED) & (s->ring_records - 1)) * sizeof(*slot));
     slot->seq = cpu_to_le64(r->seq);
     slot->t_raise = cpu_to_le64(r->t_raise);
     slot->t_hardirq = cpu_to_le64(r->t_hardirq);
@@ -305,10 +293,11 @@ static void irqstorm_log_publish(IrqstormState *s,
     slot->cpu_done = r->cpu_done;
     slot->reserved0 = 0;
     slot->reserved1 = 0;
-    s->log_producer++;
+    DEV_CTR(s, PUBLISHED)++;
     /* The record must be visible before the index that publishes it. */
-    qatomic_store_release(&s->log->producer, cpu_to_le64(s->log_producer));
-    trace_irqstorm_log_publish(r->seq, s->log_producer);
+    qatomic_store_release(&s->log->producer,
+                          cpu_to_le64(DEV_CTR(s, PUBLISHED)));
+    trace_irqstorm_log_publish(r->seq, DEV_CTR(s, PUBLISHED));
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -355,24 +344,34 @@ static IrqstormEvent *irqstorm_event_find(IrqstormState *s, uint32_t seq32)
     return NULL;
 }
 
-/* Publish an event's record once; without done it is INCOMPLETE. */
-static void irqstorm_event_publish(IrqstormState *s, IrqstormEvent *ev)
+/*
+ * An event settles once: at its done stamp, or when it leaves its queue
+ * without one. Its record is published then, INCOMPLETE without done;
+ * with stamps off there are no records, and an event settles at its ack.
+ */
+static void irqstorm_event_settle(IrqstormState *s, IrqstormEvent *ev)
 {
-    if (!s->stamps || ev->published) {
+    IrqstormChannel *ch = &s->ch[ev->rec.channel];
+
+    if (ev->settled) {
+        return;
+    }
+    ev->settled = true;
+    CH_CTR(ch, IN_FLIGHT)--;
+    if (!s->stamps) {
         return;
     }
     if (!(ev->rec.flags & IRQSTORM_REC_DONE)) {
         ev->rec.flags |= IRQSTORM_REC_INCOMPLETE;
-        s->ch[ev->rec.channel].incomplete++;
+        CH_CTR(ch, INCOMPLETE)++;
     }
-    ev->published = true;
     irqstorm_log_publish(s, &ev->rec);
 }
 
 /* Take the channel's oldest event off its queue (an ack, or a reset). */
 static void irqstorm_dequeue(IrqstormChannel *ch)
 {
-    irqstorm_event_publish(ch->dev, irqstorm_oldest(ch));
+    irqstorm_event_settle(ch->dev, irqstorm_oldest(ch));
     ch->head = (ch->head + 1) % IRQSTORM_DEPTH;
     ch->count--;
     if (ch->claimed) {
@@ -401,10 +400,11 @@ static IrqstormEvent *irqstorm_enqueue(IrqstormChannel *ch, int64_t now,
     }
     ev->pio_left = ch->pio_words;
     if (ch->ready_channel >= 0) {
-        ev->ready_mark = s->ch[ch->ready_channel].handled;
+        ev->ready_mark = CH_CTR(&s->ch[ch->ready_channel], HANDLED);
     }
     ch->count++;
-    ch->queue_max = MAX(ch->queue_max, ch->count);
+    CH_CTR(ch, IN_FLIGHT)++;
+    CH_CTR(ch, QUEUE_MAX) = MAX(CH_CTR(ch, QUEUE_MAX), ch->count);
     return ev;
 }
 
@@ -421,17 +421,6 @@ static uint32_t irqstorm_claim(IrqstormChannel *ch)
     return seq;
 }
 
-/* Queued events whose record is not published yet. */
-static uint64_t irqstorm_in_flight(IrqstormChannel *ch)
-{
-    uint64_t n = 0;
-
-    for (uint32_t i = 0; i < ch->count; i++) {
-        n += !irqstorm_queued(ch, i)->published;
-    }
-    return n;
-}
-
 /* ---- channels: raising ------------------------------------------------ */
 
 static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
@@ -440,23 +429,23 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
     uint32_t mode = irqstorm_irq_mode(s);
     IrqstormEvent *ev;
 
-    ch->raised++;
+    CH_CTR(ch, RAISED)++;
     if (mode == IRQSTORM_IRQ_MODE_INTX && ch->count) {
         /* Level line still asserted: the guest sees one interrupt. */
         ev = irqstorm_oldest(ch);
         ev->rec.coalesced++;
         ev->rec.flags |= IRQSTORM_REC_COALESCED;
-        ch->coalesced++;
+        CH_CTR(ch, COALESCED)++;
         trace_irqstorm_coalesce(ch->index, ev->rec.seq);
         return;
     }
     if (ch->count == IRQSTORM_DEPTH) {
-        ch->dropped++;
-        trace_irqstorm_drop(ch->index, ch->dropped);
+        CH_CTR(ch, DROPPED)++;
+        trace_irqstorm_drop(ch->index, CH_CTR(ch, DROPPED));
         return;
     }
     if (ch->count) {
-        ch->overlapped++;
+        CH_CTR(ch, OVERLAPPED)++;
     }
     ev = irqstorm_enqueue(ch, now,
                           mode == IRQSTORM_IRQ_MODE_INTX ? IRQSTORM_REC_LEVEL :
@@ -494,11 +483,11 @@ static int64_t irqstorm_poisson_gap(IrqstormChannel *ch)
 static int64_t irqstorm_next_gap(IrqstormChannel *ch)
 {
     switch (ch->pattern) {
-    case PATTERN_PERIODIC:
+    case IRQSTORM_PATTERN_PERIODIC:
         return ch->period_ns;
-    case PATTERN_POISSON:
+    case IRQSTORM_PATTERN_POISSON:
         return irqstorm_poisson_gap(ch);
-    case PATTERN_BURST:
+    case IRQSTORM_PATTERN_BURST:
         if (++ch->burst_pos < ch->burst) {
             return ch->period_ns;
         }
@@ -515,9 +504,9 @@ static int64_t irqstorm_first_gap(IrqstormChannel *ch)
     ch->burst_pos = 0;
     ch->rng = ch->seed;
     switch (ch->pattern) {
-    case PATTERN_POISSON:
+    case IRQSTORM_PATTERN_POISSON:
         return irqstorm_poisson_gap(ch);
-    case PATTERN_OFF:
+    case IRQSTORM_PATTERN_OFF:
         return -1;
     default:
         return ch->period_ns;
@@ -526,7 +515,8 @@ static int64_t irqstorm_first_gap(IrqstormChannel *ch)
 
 static bool irqstorm_active(IrqstormChannel *ch)
 {
-    return ch->dev->running && ch->enable && ch->pattern != PATTERN_OFF;
+    return ch->dev->running && ch->enable &&
+           ch->pattern != IRQSTORM_PATTERN_OFF;
 }
 
 /* Start the channel's schedule from now (or stop it). */
@@ -577,7 +567,7 @@ static void irqstorm_channel_retime(IrqstormChannel *ch)
     }
     ch->burst_pos = 0;
     ch->next_deadline = ch->last_deadline +
-        (ch->pattern == PATTERN_POISSON ? irqstorm_poisson_gap(ch) :
+        (ch->pattern == IRQSTORM_PATTERN_POISSON ? irqstorm_poisson_gap(ch) :
                                           (int64_t)ch->period_ns);
     timer_mod_ns(&ch->timer, ch->next_deadline);
 }
@@ -585,12 +575,12 @@ static void irqstorm_channel_retime(IrqstormChannel *ch)
 /* A storm begins: forget the last one's times, arm its bound. */
 static void irqstorm_storm_begin(IrqstormState *s, int64_t now)
 {
-    s->storms++;
-    s->storm_start_ns = now;
-    s->storm_end_ns = 0;
-    s->guest_stop_ns = 0;
-    s->storm_device_end = 0;
-    s->storm_backlog = 0;
+    DEV_CTR(s, STORMS)++;
+    DEV_CTR(s, STORM_START_NS) = now;
+    DEV_CTR(s, STORM_END_NS) = 0;
+    DEV_CTR(s, GUEST_STOP_NS) = 0;
+    DEV_CTR(s, STORM_DEVICE_END) = 0;
+    DEV_CTR(s, STORM_BACKLOG) = 0;
     if (s->storm_ns) {
         timer_mod_ns(&s->end_timer, now + s->storm_ns);
     }
@@ -601,21 +591,22 @@ static void irqstorm_storm_finish(IrqstormState *s, int64_t now,
                                   bool by_device)
 {
     timer_del(&s->end_timer);
-    s->storm_end_ns = now;
-    s->storm_device_end = by_device;
+    DEV_CTR(s, STORM_END_NS) = now;
+    DEV_CTR(s, STORM_DEVICE_END) = by_device;
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
-        s->storm_backlog += irqstorm_in_flight(&s->ch[i]);
+        DEV_CTR(s, STORM_BACKLOG) += CH_CTR(&s->ch[i], IN_FLIGHT);
     }
     trace_irqstorm_storm_end(by_device ? "device" : "guest", now,
-                             s->storm_backlog);
+                             DEV_CTR(s, STORM_BACKLOG));
 }
 
 static void irqstorm_set_running(IrqstormState *s, bool run, bool by_device)
 {
     int64_t now = irqstorm_now();
 
-    if (!run && !by_device && s->storms && !s->guest_stop_ns) {
-        s->guest_stop_ns = now;
+    if (!run && !by_device && DEV_CTR(s, STORMS) &&
+        !DEV_CTR(s, GUEST_STOP_NS)) {
+        DEV_CTR(s, GUEST_STOP_NS) = now;
     }
     if (run == s->running) {
         return;
@@ -657,16 +648,34 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
         }
         trace_irqstorm_ack(i, irqstorm_oldest(ch)->rec.seq);
         if (!s->stamps) {
-            ch->handled++;      /* no done stamps to count */
+            CH_CTR(ch, HANDLED)++;      /* no done stamps to count */
         }
         irqstorm_dequeue(ch);
     }
     irqstorm_update_intx(s);
 }
 
-static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
-                           const char *stage)
+/* The stamps the guest writes: include/irqstorm/abi.h. */
+static const struct irqstorm_stamp_desc stamps[IRQSTORM_STAMP_COUNT] = {
+    IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC)
+};
+
+/* The stamp whose register is at addr, or NULL. */
+static const struct irqstorm_stamp_desc *irqstorm_stamp_at(hwaddr addr)
 {
+    for (unsigned i = 0; i < IRQSTORM_STAMP_COUNT; i++) {
+        if (stamps[i].reg == addr) {
+            return &stamps[i];
+        }
+    }
+    return NULL;
+}
+
+static void irqstorm_stamp(IrqstormState *s, uint32_t seq32,
+                           const struct irqstorm_stamp_desc *d)
+{
+    uint32_t flag = d->flag;
+    const char *stage = d->name;
     int64_t now;
     IrqstormEvent *ev;
 
@@ -680,7 +689,7 @@ static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
                              stage, seq32);
         return;
     }
-    if (ev->published && flag != IRQSTORM_REC_DONE) {
+    if (ev->settled && flag != IRQSTORM_REC_DONE) {
         irqstorm_guest_error(s, "%s stamp for seq %u after its done stamp",
                              stage, seq32);
         return;
@@ -691,21 +700,11 @@ static void irqstorm_stamp(IrqstormState *s, uint32_t seq32, uint32_t flag,
     }
     ev->rec.flags |= flag;
     trace_irqstorm_stamp(stage, ev->rec.seq, now);
-    switch (flag) {
-    case IRQSTORM_REC_HARDIRQ:
-        ev->rec.t_hardirq = now;
-        ev->rec.cpu_hardirq = irqstorm_cpu();
-        break;
-    case IRQSTORM_REC_THREAD:
-        ev->rec.t_thread = now;
-        ev->rec.cpu_thread = irqstorm_cpu();
-        break;
-    case IRQSTORM_REC_DONE:
-        ev->rec.t_done = now;
-        ev->rec.cpu_done = irqstorm_cpu();
-        s->ch[ev->rec.channel].handled++;
-        irqstorm_event_publish(s, ev);
-        break;
+    *(uint64_t *)((uint8_t *)&ev->rec + d->time) = now;
+    *((uint8_t *)&ev->rec + d->cpu) = irqstorm_cpu();
+    if (flag == IRQSTORM_REC_DONE) {
+        CH_CTR(&s->ch[ev->rec.channel], HANDLED)++;
+        irqstorm_event_settle(s, ev);
     }
 }
 
@@ -724,7 +723,7 @@ static void irqstorm_probe(IrqstormState *s, uint32_t late_ns)
         .cpu_done = irqstorm_cpu(),
     };
 
-    s->probes++;
+    DEV_CTR(s, PROBES)++;
     irqstorm_log_publish(s, &r);
 }
 
@@ -740,9 +739,11 @@ static uint32_t irqstorm_ready(IrqstormChannel *ch)
         return 0;
     }
     ev->rec.work++;
-    ch->ready_polls++;
+    CH_CTR(ch, READY_POLLS)++;
     if (ch->ready_channel >= 0) {
-        ready = ch->dev->ch[ch->ready_channel].handled > ev->ready_mark;
+        IrqstormChannel *source = &ch->dev->ch[ch->ready_channel];
+
+        ready = CH_CTR(source, HANDLED) > ev->ready_mark;
     } else {
         ready = irqstorm_now() >=
                 (int64_t)(ev->rec.t_raise + ch->ready_delay_ns);
@@ -763,7 +764,7 @@ static uint64_t irqstorm_pio_word(IrqstormChannel *ch)
     }
     ev->pio_left--;
     ev->rec.work++;
-    ch->pio_reads++;
+    CH_CTR(ch, PIO_READS)++;
     /* A recognisable pattern: low bits of seq, then the word index. */
     return ((ev->rec.seq & 0xff) << 8 | (ev->pio_left & 0xff)) & 0xffff;
 }
@@ -780,7 +781,7 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
         ev = irqstorm_oldest(ch);
         return ev ? (uint32_t)ev->rec.seq : 0;
     case A_CH_RAISED:
-        return (uint32_t)ch->raised;
+        return (uint32_t)CH_CTR(ch, RAISED);
     case A_CH_READY:
         return irqstorm_ready(ch);
     case A_CH_PIO_LEFT:
@@ -823,7 +824,7 @@ static uint64_t irqstorm_read(void *opaque, hwaddr addr, unsigned size)
         val = irqstorm_status(s);
         break;
     case A_GUEST_ERRORS:
-        val = (uint32_t)s->guest_errors;
+        val = (uint32_t)DEV_CTR(s, GUEST_ERRORS);
         break;
     case A_IRQ_MODE:
         val = irqstorm_irq_mode(s);
@@ -848,11 +849,16 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
                            unsigned size)
 {
     IrqstormState *s = opaque;
+    const struct irqstorm_stamp_desc *stamp = irqstorm_stamp_at(addr);
 
     trace_irqstorm_mmio_write(addr, val);
     if (size != 4 || (addr & 3)) {
         irqstorm_guest_error(s, "%u-byte write at 0x%" HWADDR_PRIx
                              " (registers are 32-bit, aligned)", size, addr);
+        return;
+    }
+    if (stamp) {
+        irqstorm_stamp(s, val, stamp);
         return;
     }
     switch (addr) {
@@ -865,15 +871,6 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
         break;
     case A_ACK:
         irqstorm_ack(s, val);
-        break;
-    case A_STAMP_HARDIRQ:
-        irqstorm_stamp(s, val, IRQSTORM_REC_HARDIRQ, "hardirq");
-        break;
-    case A_STAMP_THREAD:
-        irqstorm_stamp(s, val, IRQSTORM_REC_THREAD, "thread");
-        break;
-    case A_STAMP_DONE:
-        irqstorm_stamp(s, val, IRQSTORM_REC_DONE, "done");
         break;
     case A_PROBE:
         irqstorm_probe(s, val);
@@ -931,7 +928,7 @@ typedef enum {
     PARAM_U32,          /* uint32 in [min, max] */
     PARAM_I32,          /* int32 in [min, max] */
     PARAM_BOOL,
-    PARAM_PATTERN,      /* string, one of pattern_names */
+    PARAM_PATTERN,      /* string, one of patterns */
 } ParamType;
 
 typedef struct {
@@ -946,28 +943,12 @@ typedef struct {
 
 #define CHF(f) offsetof(IrqstormChannel, f)
 
+#define IRQSTORM_PARAM_DESC(id, field, name, type, min, max, dflt, t, help) \
+    { name, PARAM_##type, CHF(field), min, max, t, help },
 static const ParamDesc channel_params[] = {
-    { "pattern", PARAM_PATTERN, CHF(pattern), 0, 0, true,
-      "off, periodic, poisson, burst or oneshot" },
-    { "period-ns", PARAM_U64, CHF(period_ns), IRQSTORM_MIN_PERIOD_NS,
-      IRQSTORM_MAX_NS, true,
-      "period; Poisson mean; burst spacing; one-shot delay" },
-    { "gap-ns", PARAM_U64, CHF(gap_ns), IRQSTORM_MIN_PERIOD_NS,
-      IRQSTORM_MAX_NS, true, "burst: from a burst's last firing to the next" },
-    { "burst", PARAM_U32, CHF(burst), 1, IRQSTORM_MAX_BURST, true,
-      "burst: firings per burst" },
-    { "seed", PARAM_U64, CHF(seed), 0, UINT64_MAX, true,
-      "poisson: the generator's seed" },
-    { "enable", PARAM_BOOL, CHF(enable), 0, 1, true,
-      "the host's start/stop of this channel" },
-    { "pio-words", PARAM_U32, CHF(pio_words), 0, IRQSTORM_MAX_PIO_WORDS, false,
-      "PIO data words per event" },
-    { "ready-delay-ns", PARAM_U64, CHF(ready_delay_ns), 0, IRQSTORM_MAX_NS,
-      false, "busy-wait: READY this long after the raise" },
-    { "ready-channel", PARAM_I32, CHF(ready_channel), -1, IRQSTORM_NCHAN - 1,
-      false, "busy-wait: READY once that channel completed an event (-1: "
-      "use ready-delay-ns)" },
+    IRQSTORM_CHANNEL_PROPS(IRQSTORM_PARAM_DESC)
 };
+#undef IRQSTORM_PARAM_DESC
 
 typedef struct {
     IrqstormChannel *ch;
@@ -1002,7 +983,7 @@ static void irqstorm_param_get(Object *obj, Visitor *v, const char *name,
         visit_type_bool(v, name, &b, errp);
         break;
     case PARAM_PATTERN:
-        str = (char *)pattern_names[*(uint32_t *)field];
+        str = (char *)patterns[*(uint32_t *)field].name;
         visit_type_str(v, name, &str, errp);
         break;
     }
@@ -1051,8 +1032,8 @@ static bool irqstorm_param_parse(const ParamRef *p, Visitor *v,
         if (!visit_type_str(v, name, &str, errp)) {
             return false;
         }
-        for (unsigned k = 0; k < PATTERN__MAX; k++) {
-            if (!strcmp(str, pattern_names[k])) {
+        for (unsigned k = 0; k < IRQSTORM_PATTERN_COUNT; k++) {
+            if (!strcmp(str, patterns[k].name)) {
                 *out = k;
                 return true;
             }
@@ -1108,48 +1089,29 @@ static void irqstorm_get_counter(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &val, errp);
 }
 
-/* Events of a channel queued and not handled (done, or acked) yet. */
-static void irqstorm_get_in_flight(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
-{
-    uint64_t n = irqstorm_in_flight(opaque);
-
-    visit_type_uint64(v, name, &n, errp);
-}
-
 static void irqstorm_add_counter(Object *obj, const char *name, uint64_t *ctr)
 {
     object_property_add(obj, name, "uint64", irqstorm_get_counter, NULL,
                         NULL, ctr);
 }
 
+/* Every property's default, for channel n. */
+static void irqstorm_channel_defaults(IrqstormChannel *ch, unsigned n)
+{
+#define IRQSTORM_PARAM_DEFAULT(id, field, name, type, min, max, dflt, t, h) \
+    ch->field = (dflt);
+    IRQSTORM_CHANNEL_PROPS(IRQSTORM_PARAM_DEFAULT)
+#undef IRQSTORM_PARAM_DEFAULT
+}
+
 static void irqstorm_channel_init(IrqstormState *s, unsigned i)
 {
-    static const struct {
-        const char *name;
-        size_t offset;
-    } counters[] = {
-        { "raised", CHF(raised) },
-        { "coalesced", CHF(coalesced) },
-        { "overlapped", CHF(overlapped) },
-        { "dropped", CHF(dropped) },
-        { "queue-max", CHF(queue_max) },
-        { "handled", CHF(handled) },
-        { "incomplete", CHF(incomplete) },
-        { "pio-reads", CHF(pio_reads) },
-        { "ready-polls", CHF(ready_polls) },
-    };
     IrqstormChannel *ch = &s->ch[i];
     Object *obj = OBJECT(s);
 
     ch->dev = s;
     ch->index = i;
-    ch->period_ns = 1000000;
-    ch->gap_ns = 1000000;
-    ch->burst = 1;
-    ch->seed = i + 1;
-    ch->enable = true;
-    ch->ready_channel = -1;
+    irqstorm_channel_defaults(ch, i);
     timer_init_ns(&ch->timer, QEMU_CLOCK_VIRTUAL, irqstorm_timer_cb, ch);
 
     for (size_t k = 0; k < G_N_ELEMENTS(channel_params); k++) {
@@ -1166,17 +1128,11 @@ static void irqstorm_channel_init(IrqstormState *s, unsigned i)
                                    irqstorm_param_release, ref);
         object_property_set_description(obj, name, d->help);
     }
-    for (size_t k = 0; k < G_N_ELEMENTS(counters); k++) {
-        g_autofree char *name = g_strdup_printf("ch%u-%s", i, counters[k].name);
+    for (size_t k = 0; k < G_N_ELEMENTS(channel_counters); k++) {
+        g_autofree char *name = g_strdup_printf("ch%u-%s", i,
+                                                channel_counters[k].name);
 
-        irqstorm_add_counter(obj, name,
-                             (uint64_t *)((uint8_t *)ch + counters[k].offset));
-    }
-    {
-        g_autofree char *name = g_strdup_printf("ch%u-in-flight", i);
-
-        object_property_add(obj, name, "uint64", irqstorm_get_in_flight,
-                            NULL, NULL, ch);
+        irqstorm_add_counter(obj, name, &ch->ctr[k]);
     }
 }
 
@@ -1187,16 +1143,9 @@ static void irqstorm_instance_init(Object *obj)
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         irqstorm_channel_init(s, i);
     }
-    irqstorm_add_counter(obj, "log-published", &s->log_producer);
-    irqstorm_add_counter(obj, "log-lost", &s->log_lost);
-    irqstorm_add_counter(obj, "guest-errors", &s->guest_errors);
-    irqstorm_add_counter(obj, "probes", &s->probes);
-    irqstorm_add_counter(obj, "storms", &s->storms);
-    irqstorm_add_counter(obj, "storm-start-ns", &s->storm_start_ns);
-    irqstorm_add_counter(obj, "storm-end-ns", &s->storm_end_ns);
-    irqstorm_add_counter(obj, "guest-stop-ns", &s->guest_stop_ns);
-    irqstorm_add_counter(obj, "storm-device-end", &s->storm_device_end);
-    irqstorm_add_counter(obj, "storm-backlog", &s->storm_backlog);
+    for (size_t k = 0; k < G_N_ELEMENTS(device_counters); k++) {
+        irqstorm_add_counter(obj, device_counters[k].name, &s->ctr[k]);
+    }
     timer_init_ns(&s->end_timer, QEMU_CLOCK_VIRTUAL, irqstorm_end_cb, s);
 }
 
@@ -1335,7 +1284,7 @@ static const VMStateDescription vmstate_irqstorm_event = {
         VMSTATE_UINT8(rec.cpu_hardirq, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_thread, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_done, IrqstormEvent),
-        VMSTATE_BOOL(published, IrqstormEvent),
+        VMSTATE_BOOL(settled, IrqstormEvent),
         VMSTATE_UINT32(pio_left, IrqstormEvent),
         VMSTATE_UINT64(ready_mark, IrqstormEvent),
         VMSTATE_END_OF_LIST()
@@ -1349,7 +1298,7 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
     /* Indices come from the stream: never trust them to stay in bounds. */
     if (ch->head >= IRQSTORM_DEPTH || ch->count > IRQSTORM_DEPTH ||
         ch->claimed > ch->count ||
-        ch->pattern >= PATTERN__MAX ||
+        ch->pattern >= IRQSTORM_PATTERN_COUNT ||
         ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN) {
         return -EINVAL;
     }
@@ -1382,15 +1331,8 @@ static const VMStateDescription vmstate_irqstorm_channel = {
         VMSTATE_UINT32(head, IrqstormChannel),
         VMSTATE_UINT32(count, IrqstormChannel),
         VMSTATE_UINT32(claimed, IrqstormChannel),
-        VMSTATE_UINT64(raised, IrqstormChannel),
-        VMSTATE_UINT64(coalesced, IrqstormChannel),
-        VMSTATE_UINT64(overlapped, IrqstormChannel),
-        VMSTATE_UINT64(dropped, IrqstormChannel),
-        VMSTATE_UINT64(queue_max, IrqstormChannel),
-        VMSTATE_UINT64(handled, IrqstormChannel),
-        VMSTATE_UINT64(incomplete, IrqstormChannel),
-        VMSTATE_UINT64(pio_reads, IrqstormChannel),
-        VMSTATE_UINT64(ready_polls, IrqstormChannel),
+        VMSTATE_UINT64_ARRAY(ctr, IrqstormChannel,
+                             IRQSTORM_CHANNEL_COUNTER_COUNT),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1405,16 +1347,7 @@ static const VMStateDescription vmstate_irqstorm = {
         VMSTATE_BOOL(running, IrqstormState),
         VMSTATE_TIMER(end_timer, IrqstormState),
         VMSTATE_UINT64(next_seq, IrqstormState),
-        VMSTATE_UINT64(log_producer, IrqstormState),
-        VMSTATE_UINT64(log_lost, IrqstormState),
-        VMSTATE_UINT64(guest_errors, IrqstormState),
-        VMSTATE_UINT64(probes, IrqstormState),
-        VMSTATE_UINT64(storms, IrqstormState),
-        VMSTATE_UINT64(storm_start_ns, IrqstormState),
-        VMSTATE_UINT64(storm_end_ns, IrqstormState),
-        VMSTATE_UINT64(guest_stop_ns, IrqstormState),
-        VMSTATE_UINT64(storm_device_end, IrqstormState),
-        VMSTATE_UINT64(storm_backlog, IrqstormState),
+        VMSTATE_UINT64_ARRAY(ctr, IrqstormState, IRQSTORM_DEVICE_COUNTER_COUNT),
         VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 3,
                              vmstate_irqstorm_channel, IrqstormChannel),
         VMSTATE_END_OF_LIST()
@@ -1425,16 +1358,12 @@ static Property irqstorm_properties[] = {
     DEFINE_PROP_LINK("memdev", IrqstormState, hostmem, TYPE_MEMORY_BACKEND,
                      HostMemoryBackend *),
     /*
-     * off: no events tracked, no stamps taken, nothing logged; interrupts,
-     * claims and acks as usual (handled counts acks). For measuring what
-     * the instrumentation itself costs. PIO and busy-wait work need it on.
+     * off: no stamps taken, nothing logged; interrupts, claims and acks as
+     * usual (handled counts acks): what the instrumentation costs.
      */
-    DEFINE_PROP_BOOL("stamps", IrqstormState, stamps, true),
-    /*
-     * The bound of a storm, ns of virtual time from the guest's RUN: past
-     * it the device clears RUN itself (0: the guest alone ends a storm).
-     */
-    DEFINE_PROP_UINT64("storm-ns", IrqstormState, storm_ns, 0),
+    DEFINE_PROP_BOOL(IRQSTORM_PROP_STAMPS, IrqstormState, stamps, true),
+    /* A storm's bound: past it the device clears RUN itself (0: none). */
+    DEFINE_PROP_UINT64(IRQSTORM_PROP_STORM_NS, IrqstormState, storm_ns, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -67,7 +67,9 @@ fi
 for f in "$IRQSTORM_TOP"/qemu-device/*.c "$IRQSTORM_TOP"/qemu-device/*.h; do
 	[ -e "$f" ] && sync_file "$f" "$dir/irqstorm/${f##*/}"
 done
-sync_file "$IRQSTORM_TOP/include/irqstorm/abi.h" "$dir/irqstorm/irqstorm/abi.h"
+for f in "$IRQSTORM_TOP"/include/irqstorm/*.h; do
+	sync_file "$f" "$dir/irqstorm/irqstorm/${f##*/}"
+done
 sync_file "$IRQSTORM_TOP/tests/qtest/irqstorm-qtest.c" "$dir/irqstorm/irqstorm-qtest.c"
 # Trace events must live in a directory QEMU's tracetool knows: hw/misc.
 cat "$dir/trace-events.orig" - "$IRQSTORM_TOP/qemu-device/trace-events" \
@@ -94,7 +96,7 @@ if grep -A3 "$dir/irqstorm/" "$dir/build.log" | grep -q 'warning:'; then
 	die "warnings in irqstorm sources"
 fi
 
-devhash=$(cat "$dir"/irqstorm/*.c "$dir"/irqstorm/irqstorm/abi.h "$dir/src/hw/misc/trace-events" |
+devhash=$(cat "$dir"/irqstorm/*.c "$IRQSTORM_TOP"/include/irqstorm/*.h "$dir/src/hw/misc/trace-events" |
 	sha256sum | cut -c1-16)
 printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\n' "$ver" "$key" "$devhash" \
 	>"$dir/identity.tmp" && sync_file "$dir/identity.tmp" "$dir/identity"
