@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irqstorm-guest: the two things the guest's init needs that busybox lacks.
+ * irqstorm-guest: what the guest's init needs that busybox lacks.
  *
  *   irqstorm-guest sched PID fifo|rr|other PRIO [CPU]
  *       Set a task's (an IRQ thread's) policy, priority and CPU affinity.
@@ -17,6 +17,13 @@
  *       not samples of it, and its teardown (munlockall, exit) stalls the
  *       CPU for up to a millisecond, which must not land in the storm.
  *       Prints one line at the end: "probe samples=N max_ns=M avg_ns=A".
+ *
+ *   irqstorm-guest protocol
+ *       Print the guest protocol (include/irqstorm/guest.h) as shell
+ *       assignments for the init to source: the channel count, the
+ *       guest.conf keys with their defaults, the driver's per-channel
+ *       attributes the result line reports. Run on the build host, whose
+ *       output is packed into the initramfs as /lib/irqstorm/protocol.sh.
  *
  * Static, so it runs in an initramfs with no C library. Exit status 0, or
  * 1 with a message on stderr.
@@ -35,6 +42,7 @@
 #include <unistd.h>
 
 #include "irqstorm/abi.h"
+#include "irqstorm/guest.h"
 
 #define NSEC_PER_SEC	1000000000LL
 
@@ -215,13 +223,42 @@ static int cmd_probe(int argc, char **argv)
 	return 0;
 }
 
+/* The shell form of the guest protocol; see the top of this file. */
+static int cmd_protocol(void)
+{
+#define CONF_KEY(key, dflt, help)	" " #key
+#define CONF_DEFAULT(key, dflt, help)	#key "='" dflt "'\n"
+#define CHANNEL_ATTR(name, help)	" " #name
+#define RESULT_KEY(key, help)		" " #key
+	printf("# The irqstorm guest protocol, from include/irqstorm/guest.h\n"
+	       "# (irqstorm-guest protocol, at build time). Do not edit.\n"
+	       "IRQSTORM_ABI_VERSION=%u\n"
+	       "IRQSTORM_NUM_CHANNELS=%u\n"
+	       "IRQSTORM_CONF_FW_CFG='%s'\n"
+	       "IRQSTORM_RESULT_TAG='%s'\n"
+	       "IRQSTORM_CONF_KEYS='%s'\n"
+	       "IRQSTORM_CHANNEL_ATTRS='%s'\n"
+	       "IRQSTORM_RESULT_KEYS='%s'\n"
+	       "# guest.conf defaults\n%s",
+	       IRQSTORM_ABI_VERSION, IRQSTORM_NUM_CHANNELS,
+	       IRQSTORM_GUEST_CONF_FW_CFG, IRQSTORM_GUEST_RESULT_TAG,
+	       IRQSTORM_GUEST_CONF(CONF_KEY) + 1,
+	       IRQSTORM_GUEST_CHANNEL_ATTRS(CHANNEL_ATTR) + 1,
+	       IRQSTORM_GUEST_RESULTS(RESULT_KEY) + 1,
+	       IRQSTORM_GUEST_CONF(CONF_DEFAULT));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "sched"))
 		return cmd_sched(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
 		return cmd_probe(argc - 1, argv + 1);
+	if (argc == 2 && !strcmp(argv[1], "protocol"))
+		return cmd_protocol();
 	fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n"
-		"       irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU\n");
+		"       irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU\n"
+		"       irqstorm-guest protocol\n");
 	return 1;
 }

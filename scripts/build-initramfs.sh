@@ -37,8 +37,12 @@ trap 'rm -rf "$tmp"' EXIT
 # the same sources packs the same bytes (and, under icount, the guest
 # unpacks them in the same number of instructions).
 strip --strip-all --remove-section=.note.gnu.build-id -o "$tmp/irqstorm-guest" "$GUEST"
+# The guest protocol for the init (include/irqstorm/guest.h), from the
+# helper itself: a static x86_64 binary runs here as well as in the guest.
+"$tmp/irqstorm-guest" protocol >"$tmp/protocol.sh" ||
+	die "irqstorm-guest protocol failed"
 sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
-	-e "s|@GUEST@|$tmp/irqstorm-guest|" \
+	-e "s|@GUEST@|$tmp/irqstorm-guest|" -e "s|@PROTOCOL@|$tmp/protocol.sh|" \
 	-e "s|@MODULE@|$(readlink -f "$mod")|" \
 	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
 "$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"

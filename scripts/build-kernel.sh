@@ -91,13 +91,13 @@ if [ ! -f "$obj/.irqstorm-built" ]; then
 fi
 
 # The driver: staged beside the build (kbuild writes objects next to the
-# sources), the ABI header taken from the repository by include path;
-# rebuilt when its sources or the ABI header change.
+# sources), the contract headers taken from the repository by include
+# path; rebuilt when its sources or a contract header change.
 mod=$obj/irqstorm-driver
 for f in "$KS"/driver/*; do
 	sync_file "$f" "$mod/${f##*/}"
 done
-drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP/include/irqstorm/abi.h" | sha256sum | cut -c1-16)
+drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP"/include/irqstorm/*.h | sha256sum | cut -c1-16)
 if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvhash" ]; then
 	rm -f "$mod/.irqstorm-built"
 	"${MAKE[@]}" -C "$obj" M="$mod" IRQSTORM_INCLUDE="$IRQSTORM_TOP/include" W=1 modules \

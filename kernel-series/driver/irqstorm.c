@@ -45,6 +45,7 @@
 #include <linux/sysfs.h>
 
 #include <irqstorm/abi.h>
+#include <irqstorm/guest.h>
 
 #define DRV_NAME	"irqstorm"
 #define NCH		IRQSTORM_NUM_CHANNELS
@@ -524,21 +525,15 @@ static ssize_t i8042_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(i8042);
 
+/* The per-channel attributes are the guest protocol's (irqstorm/guest.h). */
+#define IRQSTORM_CH_ATTR_PTR(_name, ...)	(&dev_attr_##_name.attr),
+
 static struct attribute *irqstorm_attrs[] = {
 	&dev_attr_running.attr,
 	&dev_attr_irq_mode.attr,
-	&dev_attr_irq.attr,
-	&dev_attr_threading.attr,
-	&dev_attr_work.attr,
-	&dev_attr_handled.attr,
-	&dev_attr_unclaimed.attr,
-	&dev_attr_spin_timeouts.attr,
-	&dev_attr_handler_ns.attr,
-	&dev_attr_thread_pid.attr,
-	&dev_attr_primary_pid.attr,
-	&dev_attr_first_sched.attr,
 	&dev_attr_free.attr,
 	&dev_attr_i8042.attr,
+	IRQSTORM_GUEST_CHANNEL_ATTRS(IRQSTORM_CH_ATTR_PTR)
 	NULL
 };
 
