@@ -11,3 +11,15 @@ int irqstorm_usage_error(GOptionContext *ctx, const char *msg)
 	g_printerr("irqstorm: %s\n\n%s", msg, help);
 	return IRQSTORM_EXIT_ERROR;
 }
+
+int irqstorm_exit_code(IrqstormVerdict verdict)
+{
+	static const int codes[] = {
+		[IRQSTORM_VERDICT_PASSED] = IRQSTORM_EXIT_PASSED,
+		[IRQSTORM_VERDICT_ERROR] = IRQSTORM_EXIT_ERROR,
+		[IRQSTORM_VERDICT_THRESHOLD] = IRQSTORM_EXIT_THRESHOLD,
+		[IRQSTORM_VERDICT_STALL] = IRQSTORM_EXIT_STALL,
+	};
+
+	return codes[verdict];
+}

@@ -9,9 +9,23 @@
 
 #include <glib.h>
 
-#include "core/run.h"
+#include "core/results.h"
 
 G_BEGIN_DECLS
+
+/* Exit statuses of irqstorm (like rtla: passed, error, failed). */
+enum {
+	IRQSTORM_EXIT_PASSED = 0,
+	IRQSTORM_EXIT_ERROR = 1,	/* tool error, incomplete run or failed check */
+	IRQSTORM_EXIT_THRESHOLD = 2,	/* a scenario threshold was exceeded */
+	IRQSTORM_EXIT_STALL = 3,	/* the guest stalled: an i8042 region or
+					 * spin timed out, the kernel disabled
+					 * an interrupt line ("nobody cared"), or
+					 * a livelock: the device ended the storm */
+};
+
+/* The exit status of a run judged so. */
+int irqstorm_exit_code(IrqstormVerdict verdict);
 
 int irqstorm_cmd_run(int argc, char **argv);		/* run.c */
 int irqstorm_cmd_compare(int argc, char **argv);	/* compare.c */

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "core/run.h"
 
 /* The statistics shown, in column order. */
 static const IrqstormStat shown[] = {

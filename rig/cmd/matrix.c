@@ -23,7 +23,6 @@
 #include "cmd.h"
 #include "core/launch.h"
 #include "core/output.h"
-#include "core/run.h"
 #include "core/scenario.h"
 #include "core/summary.h"
 

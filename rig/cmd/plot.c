@@ -14,7 +14,6 @@
 
 #include "cmd.h"
 #include "config.h"
-#include "core/run.h"
 #include "core/summary.h"
 
 char *irqstorm_gnuplot_quote(const char *s)

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "core/machine.h"
+#include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
 
@@ -120,6 +121,34 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 	return IRQSTORM_EXIT_PASSED;
 }
 
+/*
+ * The run, then its results judged, written (summary.json records the
+ * exit status) and, unless quiet, printed.
+ */
+static int run_and_report(const IrqstormRunSettings *set)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormResults) res = NULL;
+	IrqstormRunOutcome *outcome = irqstorm_run(set, &err);
+	gboolean written;
+	int code;
+
+	if (!outcome) {
+		g_printerr("irqstorm: %s\n", err->message);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	res = irqstorm_results_evaluate(set, outcome);
+	code = irqstorm_exit_code(res->verdict);
+	written = irqstorm_results_write(res, code, &err);
+	if (!set->quiet)
+		irqstorm_results_print(res, stdout);
+	if (!written) {
+		g_printerr("irqstorm: %s\n", err->message);
+		return IRQSTORM_EXIT_ERROR;
+	}
+	return code;
+}
+
 /* irqstorm run SCENARIO [options] */
 int irqstorm_cmd_run(int argc, char **argv)
 {
@@ -162,7 +191,6 @@ int irqstorm_cmd_run(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	IrqstormRunSettings set;
-	int code;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx, run_description);
@@ -184,8 +212,5 @@ int irqstorm_cmd_run(int argc, char **argv)
 	};
 	if (dry_run)
 		return print_dry_run(sc, &set);
-	code = irqstorm_run(&set, &err);
-	if (err)
-		g_printerr("irqstorm: %s\n", err->message);
-	return code;
+	return run_and_report(&set);
 }

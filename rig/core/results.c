@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Results of a run. The output directory is marked INCOMPLETE from the
- * start and only unmarked when the run ended as planned, so a crash of the
- * rig itself can never leave a partial directory that looks complete.
+ * Results of a run: see results.h.
  */
 #include "results.h"
 
@@ -12,88 +10,13 @@
 #include <json-glib/json-glib.h>
 
 #include "irqstorm/abi.h"
+#include "marker.h"
 #include "output.h"
 #include "stages.h"
+#include "summary-keys.h"
 
 #define RESULT_TAG "IRQSTORM-RESULT "
 #define SUMMARY_FILE_VERSION 1
-
-static const char *const stale_outputs[] = {
-	"histogram.txt", "histogram-ch0.txt", "histogram-ch1.txt",
-	"histogram-ch2.txt", "histogram-ch3.txt", "summary.json", "records.csv",
-	"console.log", "qemu.log", "qemu-cmdline.txt", "scenario.ini",
-	"histogram.png", "histogram.svg", "percentiles.png", "percentiles.svg",
-	"timeline.png", "timeline.svg", "breakdown.png", "breakdown.svg",
-};
-
-IrqstormResults *irqstorm_results_new(const IrqstormRunSettings *set)
-{
-	IrqstormResults *res = g_new0(IrqstormResults, 1);
-
-	res->set = set;
-	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
-	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
-	res->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
-	res->kernel_events = g_ptr_array_new_with_free_func(g_free);
-	res->stalls = g_ptr_array_new_with_free_func(g_free);
-	return res;
-}
-
-void irqstorm_results_free(IrqstormResults *res)
-{
-	if (!res)
-		return;
-	irqstorm_collected_free(res->data);
-	g_free(res->counters_error);
-	g_free(res->shutdown_reason);
-	g_free(res->stop_reason);
-	g_free(res->incomplete_reason);
-	if (res->guest)
-		g_hash_table_unref(res->guest);
-	g_ptr_array_unref(res->failed_checks);
-	g_array_unref(res->limits);
-	for (guint i = 0; i < res->changes->len; i++)
-		g_free(g_array_index(res->changes, IrqstormAppliedChange, i).error);
-	g_array_unref(res->changes);
-	g_ptr_array_unref(res->kernel_events);
-	g_ptr_array_unref(res->stalls);
-	g_free(res);
-}
-
-static char *out_path(const IrqstormResults *res, const char *name)
-{
-	return g_build_filename(res->set->out_dir, name, NULL);
-}
-
-static gboolean write_marker(const IrqstormResults *res, const char *why,
-			     GError **error)
-{
-	g_autofree char *path = out_path(res, "INCOMPLETE");
-	g_autofree char *text = g_strconcat(why, "\n", NULL);
-
-	return g_file_set_contents(path, text, -1, error);
-}
-
-/* Mark the directory incomplete, clear a previous run's files, and record
- * the effective scenario. */
-gboolean irqstorm_results_begin(IrqstormResults *res, GError **error)
-{
-	g_autofree char *ini = irqstorm_scenario_to_ini(res->set->scenario);
-	g_autofree char *ini_path = out_path(res, "scenario.ini");
-
-	if (!write_marker(res, "run in progress (or the rig died during it)", error))
-		return FALSE;
-	for (gsize i = 0; i < G_N_ELEMENTS(stale_outputs); i++) {
-		g_autofree char *p = out_path(res, stale_outputs[i]);
-
-		if (g_unlink(p) < 0 && errno != ENOENT) {
-			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-				    "cannot remove old %s: %s", p, g_strerror(errno));
-			return FALSE;
-		}
-	}
-	return g_file_set_contents(ini_path, ini, -1, error);
-}
 
 /* The key=value pairs of the last IRQSTORM-RESULT line, or NULL. */
 GHashTable *irqstorm_parse_result_line(const char *text)
@@ -182,7 +105,7 @@ GPtrArray *irqstorm_kernel_events(const char *text)
 	return out;
 }
 
-void irqstorm_results_read_console(IrqstormResults *res, const char *path)
+static void read_console(IrqstormResults *res, const char *path)
 {
 	g_autofree char *text = NULL;
 
@@ -213,14 +136,14 @@ static char *incomplete_reason(const IrqstormResults *res)
 {
 	const char *status = guest_value(res, "status");
 
-	if (res->stop_reason)
-		return g_strdup(res->stop_reason);
-	if (!res->guest_shutdown)
+	if (res->outcome->stop_reason)
+		return g_strdup(res->outcome->stop_reason);
+	if (!res->outcome->guest_shutdown)
 		return g_strdup("the guest never powered off");
 	if (!status)
 		return g_strdup_printf("the guest stopped (QEMU SHUTDOWN, reason "
 				       "%s) without a result line; see console.log",
-				       res->shutdown_reason);
+				       res->outcome->shutdown_reason);
 	if (g_strcmp0(status, "ok")) {
 		GString *why = g_string_new(NULL);
 
@@ -232,25 +155,25 @@ static char *incomplete_reason(const IrqstormResults *res)
 					       (char *)res->kernel_events->pdata[i]);
 		return g_string_free(why, FALSE);
 	}
-	if (!res->have_counters)
+	if (!res->outcome->have_counters)
 		return g_strdup_printf("device counters unreadable: %s",
-				       res->counters_error ?: "?");
-	if (!res->data)
+				       res->outcome->counters_error ?: "?");
+	if (!res->outcome->data)
 		return g_strdup("the shared log was never read");
-	if (res->data->error)
+	if (res->outcome->data->error)
 		return g_strdup_printf("reading the shared log failed: %s",
-				       res->data->error->message);
-	for (guint i = 0; i < res->changes->len; i++) {
-		const IrqstormAppliedChange *a = &g_array_index(res->changes,
+				       res->outcome->data->error->message);
+	for (guint i = 0; i < res->outcome->changes->len; i++) {
+		const IrqstormAppliedChange *a = &g_array_index(res->outcome->changes,
 								IrqstormAppliedChange, i);
 
 		if (a->error)
 			return g_strdup_printf("QEMU refused the change '%s': %s",
 					       a->change->assignment, a->error);
 	}
-	if (res->changes->len < res->set->scenario->changes->len)
+	if (res->outcome->changes->len < res->set->scenario->changes->len)
 		return g_strdup_printf("the storm ended before every [changes] entry "
-				       "was applied (%u of %u)", res->changes->len,
+				       "was applied (%u of %u)", res->outcome->changes->len,
 				       res->set->scenario->changes->len);
 	return NULL;
 }
@@ -297,8 +220,8 @@ static gboolean guest_item(const IrqstormResults *res, const char *key, guint n,
 /* Guest, device and host must tell the same story about channel n. */
 static void check_channel(IrqstormResults *res, guint n)
 {
-	const IrqstormDeviceCounters *dev = &res->dev_ch[n];
-	const IrqstormTally *host = &res->data->ch[n];
+	const IrqstormDeviceCounters *dev = &res->outcome->device.ch[n];
+	const IrqstormTally *host = &res->outcome->data->ch[n];
 	g_autofree char *dh = g_strdup_printf("device ch%u-handled", n);
 	g_autofree char *di = NULL;
 	g_autofree char *what = NULL;
@@ -346,17 +269,17 @@ static double storm_s(guint64 from_ns, guint64 to_ns)
 static char *livelock_text(const IrqstormResults *res)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormDeviceStorm *st = &res->dev_storm;
+	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
 	double bound = (sc->duration_ms + sc->grace_ms) / 1e3;
 	double length = storm_s(st->start_ns, st->end_ns);
 	IrqstormDeviceCounters sum = { 0 };
 	GString *t = g_string_new(NULL);
 
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
-		sum.raised += res->dev_ch[n].raised;
-		sum.coalesced += res->dev_ch[n].coalesced;
-		sum.dropped += res->dev_ch[n].dropped;
-		sum.incomplete += res->dev_ch[n].incomplete;
+		sum.raised += res->outcome->device.ch[n].raised;
+		sum.coalesced += res->outcome->device.ch[n].coalesced;
+		sum.dropped += res->outcome->device.ch[n].dropped;
+		sum.incomplete += res->outcome->device.ch[n].incomplete;
 	}
 	g_string_printf(t, "livelock: the guest did not stop the storm within "
 			"%.3f s of its %.3f s ([run] grace); the device ended it "
@@ -386,22 +309,22 @@ static char *livelock_text(const IrqstormResults *res)
 static void run_checks(IrqstormResults *res)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormCollected *d = res->data;
+	const IrqstormCollected *d = res->outcome->data;
 	guint mask = irqstorm_scenario_channel_mask(sc);
 
 	check_eq(res, "records lost by the ring", d->lost, "expected", 0);
-	check_eq(res, "device log-lost", res->dev_lost, "the log header's lost", d->lost);
+	check_eq(res, "device log-lost", res->outcome->device.lost, "the log header's lost", d->lost);
 	check_eq(res, "records read by the host", d->records,
-		 "records published by the device", res->dev_published);
+		 "records published by the device", res->outcome->device.published);
 	check_eq(res, "records of unknown channels", d->foreign_records, "expected", 0);
-	check_eq(res, "device guest-errors", res->dev_guest_errors, "expected", 0);
+	check_eq(res, "device guest-errors", res->outcome->device.guest_errors, "expected", 0);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
 		if (mask & 1u << n)
 			check_channel(res, n);
 	check_eq(res, "probe records read", d->probe_records, "device probes",
-		 res->dev_probes);
+		 res->outcome->device.probes);
 	if (sc->probe)
-		check_guest(res, "probe_samples", FALSE, "device probes", res->dev_probes);
+		check_guest(res, "probe_samples", FALSE, "device probes", res->outcome->device.probes);
 	/* cyclictest runs from before the storm to after it. */
 	if (sc->cyclictest)
 		check_guest(res, "cyclictest_cycles", TRUE, "the storm's whole periods",
@@ -424,7 +347,7 @@ static gboolean check_stalls(IrqstormResults *res)
 			g_ptr_array_add(res->stalls, g_strdup_printf(
 				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
 				"out", n, v));
-	if (res->dev_storm.device_end)
+	if (res->outcome->device.storm.device_end)
 		g_ptr_array_add(res->stalls, livelock_text(res));
 	for (guint i = 0; i < res->kernel_events->len; i++) {
 		const char *e = res->kernel_events->pdata[i];
@@ -452,7 +375,7 @@ static gboolean check_thresholds(IrqstormResults *res)
 
 		if (!irqstorm_stage_from_name(r.threshold->stage, &st))
 			continue;	/* the parser admits stage names only */
-		h = res->data->all.hist[st];
+		h = res->outcome->data->all.hist[st];
 		r.measured = irqstorm_hist_count(h) > 0;
 		if (r.measured) {
 			switch (r.threshold->stat) {
@@ -508,8 +431,8 @@ static void add_changes(JsonBuilder *b, const IrqstormResults *res)
 {
 	json_builder_set_member_name(b, "changes");
 	json_builder_begin_array(b);
-	for (guint i = 0; i < res->changes->len; i++) {
-		const IrqstormAppliedChange *a = &g_array_index(res->changes,
+	for (guint i = 0; i < res->outcome->changes->len; i++) {
+		const IrqstormAppliedChange *a = &g_array_index(res->outcome->changes,
 								IrqstormAppliedChange, i);
 
 		json_builder_begin_object(b);
@@ -653,7 +576,7 @@ static void add_guest_value(JsonBuilder *b, const char *key, const char *val)
 
 static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 {
-	const IrqstormCollected *d = res->data;
+	const IrqstormCollected *d = res->outcome->data;
 	IrqstormDeviceCounters total = { 0 };
 
 	json_builder_set_member_name(b, "host");
@@ -668,9 +591,9 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 	json_builder_end_object(b);
 
 	json_builder_set_member_name(b, "device");
-	if (res->have_counters) {
+	if (res->outcome->have_counters) {
 		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
-			const IrqstormDeviceCounters *c = &res->dev_ch[n];
+			const IrqstormDeviceCounters *c = &res->outcome->device.ch[n];
 
 			total.raised += c->raised;
 			total.coalesced += c->coalesced;
@@ -685,10 +608,10 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 		}
 		json_builder_begin_object(b);
 		add_device_counts(b, &total);
-		add_u64(b, "published", res->dev_published);
-		add_u64(b, "lost", res->dev_lost);
-		add_u64(b, "guest_errors", res->dev_guest_errors);
-		add_u64(b, "probes", res->dev_probes);
+		add_u64(b, "published", res->outcome->device.published);
+		add_u64(b, "lost", res->outcome->device.lost);
+		add_u64(b, "guest_errors", res->outcome->device.guest_errors);
+		add_u64(b, "probes", res->outcome->device.probes);
 		json_builder_end_object(b);
 	} else {
 		json_builder_add_null_value(b);
@@ -721,11 +644,11 @@ static void add_double(JsonBuilder *b, const char *name, double v)
 static void add_storm(JsonBuilder *b, const IrqstormResults *res)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormDeviceStorm *st = &res->dev_storm;
+	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
 	guint64 nominal_end = st->start_ns + sc->duration_ms * 1000000;
 
 	json_builder_set_member_name(b, "storm");
-	if (!res->have_counters || !st->storms || !st->end_ns) {
+	if (!res->outcome->have_counters || !st->storms || !st->end_ns) {
 		json_builder_add_null_value(b);
 		return;
 	}
@@ -781,22 +704,22 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 		add_str(b, "work", irqstorm_work_name(c->work));
 		json_builder_set_member_name(b, "host");
 		json_builder_begin_object(b);
-		if (res->data)
-			add_tally_counts(b, &res->data->ch[n]);
+		if (res->outcome->data)
+			add_tally_counts(b, &res->outcome->data->ch[n]);
 		json_builder_end_object(b);
 		json_builder_set_member_name(b, "device");
 		json_builder_begin_object(b);
-		if (res->have_counters)
-			add_device_counts(b, &res->dev_ch[n]);
+		if (res->outcome->have_counters)
+			add_device_counts(b, &res->outcome->device.ch[n]);
 		json_builder_end_object(b);
-		if (res->data)
-			add_stages(b, &res->data->ch[n], FALSE);
+		if (res->outcome->data)
+			add_stages(b, &res->outcome->data->ch[n], FALSE);
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
 }
 
-static JsonNode *summary_json(const IrqstormResults *res, int code)
+static JsonNode *summary_json(const IrqstormResults *res, int return_code)
 {
 	const IrqstormRunSettings *set = res->set;
 	const IrqstormScenario *sc = set->scenario;
@@ -807,7 +730,7 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	json_builder_begin_object(b);
 	add_u64(b, "file_version", SUMMARY_FILE_VERSION);
 	add_u64(b, "abi_version", IRQSTORM_ABI_VERSION);
-	add_u64(b, "return_code", code);
+	add_u64(b, "return_code", return_code);
 	json_builder_set_member_name(b, "complete");
 	json_builder_add_boolean_value(b, res->complete);
 	add_str(b, "incomplete_reason", res->incomplete_reason);
@@ -828,12 +751,12 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	add_identity(b, "qemu", set->qemu_dir, "qemu-identity");
 	add_identity(b, "kernel", set->kernel_dir, kid);
 	json_builder_set_member_name(b, "wall_seconds");
-	json_builder_add_double_value(b, res->wall_seconds);
+	json_builder_add_double_value(b, res->outcome->wall_seconds);
 	json_builder_set_member_name(b, "qemu_cpu_seconds");
-	json_builder_add_double_value(b, res->qemu_cpu_seconds);
+	json_builder_add_double_value(b, res->outcome->qemu_cpu_seconds);
 	json_builder_set_member_name(b, "virtual_seconds");
-	json_builder_add_double_value(b, res->data && res->data->last_raise_ns ?
-		(res->data->last_raise_ns - res->data->first_raise_ns) / 1e9 : 0.0);
+	json_builder_add_double_value(b, res->outcome->data && res->outcome->data->last_raise_ns ?
+		(res->outcome->data->last_raise_ns - res->outcome->data->first_raise_ns) / 1e9 : 0.0);
 	add_storm(b, res);
 	add_str(b, "irq_mode", guest_value(res, "irq_mode"));
 	json_builder_set_member_name(b, "guest_uptime_seconds");
@@ -847,8 +770,8 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 	add_counts(b, res);
 	json_builder_end_object(b);
 
-	if (res->data)
-		add_stages(b, &res->data->all, TRUE);
+	if (res->outcome->data)
+		add_stages(b, &res->outcome->data->all, TRUE);
 	add_channels(b, res);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
@@ -859,65 +782,91 @@ static JsonNode *summary_json(const IrqstormResults *res, int code)
 static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 {
 	guint mask = irqstorm_scenario_channel_mask(res->set->scenario);
-	g_autofree char *all = out_path(res, "histogram.txt");
+	g_autofree char *all = g_build_filename(res->set->out_dir, "histogram.txt", NULL);
 	const char *names[IRQSTORM_STAGE_COUNT];
 
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
 		names[st] = irqstorm_stage_name(st);
-	if (!irqstorm_write_histfile(all, res->data->all.hist, names,
+	if (!irqstorm_write_histfile(all, res->outcome->data->all.hist, names,
 				     IRQSTORM_STAGE_COUNT, error))
 		return FALSE;
 	if (!(mask & (mask - 1)))
 		return TRUE;
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		g_autofree char *name = g_strdup_printf("histogram-ch%u.txt", n);
-		g_autofree char *path = out_path(res, name);
+		g_autofree char *path = g_build_filename(res->set->out_dir, name, NULL);
 
 		if ((mask & 1u << n) &&
-		    !irqstorm_write_histfile(path, res->data->ch[n].hist, names,
+		    !irqstorm_write_histfile(path, res->outcome->data->ch[n].hist, names,
 					     IRQSTORM_STAGE_PROBE, error))
 			return FALSE;
 	}
 	return TRUE;
 }
 
-/* Decide complete/consistent, write histogram.txt and summary.json, and
- * set or clear the INCOMPLETE marker. Returns the exit code. */
-int irqstorm_results_finish(IrqstormResults *res, GError **error)
+/* Complete? Consistent? Stalled? Within the thresholds? */
+static IrqstormVerdict judge(IrqstormResults *res)
 {
-	g_autofree char *json_path = out_path(res, "summary.json");
-	g_autofree char *marker = out_path(res, "INCOMPLETE");
-	g_autoptr(JsonNode) root = NULL;
-	int code;
+	gboolean stalled, exceeded;
 
 	res->incomplete_reason = incomplete_reason(res);
 	res->complete = !res->incomplete_reason;
 	if (res->complete)
 		run_checks(res);
-	if (!res->complete || res->failed_checks->len) {
-		code = IRQSTORM_EXIT_ERROR;
-	} else {
-		gboolean stalled = check_stalls(res);
-		gboolean exceeded = check_thresholds(res);
+	if (!res->complete || res->failed_checks->len)
+		return IRQSTORM_VERDICT_ERROR;
+	stalled = check_stalls(res);
+	exceeded = check_thresholds(res);
+	return stalled ? IRQSTORM_VERDICT_STALL :
+	       exceeded ? IRQSTORM_VERDICT_THRESHOLD : IRQSTORM_VERDICT_PASSED;
+}
 
-		code = stalled ? IRQSTORM_EXIT_STALL :
-		       exceeded ? IRQSTORM_EXIT_THRESHOLD : IRQSTORM_EXIT_PASSED;
-	}
+IrqstormResults *irqstorm_results_evaluate(const IrqstormRunSettings *set,
+					   IrqstormRunOutcome *outcome)
+{
+	IrqstormResults *res = g_new0(IrqstormResults, 1);
 
-	if (res->data && !write_histfiles(res, error))
-		return IRQSTORM_EXIT_ERROR;
-	root = summary_json(res, code);
+	res->set = set;
+	res->outcome = outcome;
+	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
+	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
+	res->kernel_events = g_ptr_array_new_with_free_func(g_free);
+	res->stalls = g_ptr_array_new_with_free_func(g_free);
+	read_console(res, outcome->console_path);
+	res->verdict = judge(res);
+	return res;
+}
+
+void irqstorm_results_free(IrqstormResults *res)
+{
+	if (!res)
+		return;
+	irqstorm_run_outcome_free(res->outcome);
+	g_free(res->incomplete_reason);
+	if (res->guest)
+		g_hash_table_unref(res->guest);
+	g_ptr_array_unref(res->failed_checks);
+	g_array_unref(res->limits);
+	g_ptr_array_unref(res->kernel_events);
+	g_ptr_array_unref(res->stalls);
+	g_free(res);
+}
+
+gboolean irqstorm_results_write(const IrqstormResults *res, int return_code,
+				GError **error)
+{
+	const char *dir = res->set->out_dir;
+	g_autofree char *json_path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
+	g_autoptr(JsonNode) root = NULL;
+
+	if (res->outcome->data && !write_histfiles(res, error))
+		return FALSE;
+	root = summary_json(res, return_code);
 	if (!irqstorm_write_json_file(json_path, root, error))
-		return IRQSTORM_EXIT_ERROR;
+		return FALSE;
 	if (!res->complete)
-		return write_marker(res, res->incomplete_reason, error) ?
-		       code : IRQSTORM_EXIT_ERROR;
-	if (g_unlink(marker) < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "cannot remove %s: %s", marker, g_strerror(errno));
-		return IRQSTORM_EXIT_ERROR;
-	}
-	return code;
+		return irqstorm_marker_set(dir, res->incomplete_reason, error);
+	return irqstorm_marker_clear(dir, error);
 }
 
 /* One line per stage of a tally that has samples. */
@@ -940,9 +889,9 @@ static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
 static void print_storm(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormDeviceStorm *st = &res->dev_storm;
+	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
 
-	if (!res->have_counters || !st->storms || !st->end_ns)
+	if (!res->outcome->have_counters || !st->storms || !st->end_ns)
 		return;
 	if (st->device_end)
 		fprintf(out, "  storm: %.3f s asked; the guest did not stop it, the "
@@ -958,7 +907,7 @@ static void print_storm(const IrqstormResults *res, FILE *out)
 void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormCollected *d = res->data;
+	const IrqstormCollected *d = res->outcome->data;
 	g_autofree char *mode =
 		sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
 			g_strdup("no icount: not deterministic") :
@@ -974,7 +923,7 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
 		res->complete ? "complete" : "INCOMPLETE", sc->path,
-		irqstorm_accel_name(sc->accel), mode, res->wall_seconds);
+		irqstorm_accel_name(sc->accel), mode, res->outcome->wall_seconds);
 	if (!res->complete)
 		fprintf(out, "  incomplete: %s\n", res->incomplete_reason);
 	if (d)
@@ -983,14 +932,14 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 			guest_value(res, "irq_mode") ?: "?");
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		const IrqstormChannelSpec *c = &sc->ch[n];
-		const IrqstormDeviceCounters *dev = &res->dev_ch[n];
+		const IrqstormDeviceCounters *dev = &res->outcome->device.ch[n];
 
 		if (c->pattern == IRQSTORM_PATTERN_OFF)
 			continue;
 		fprintf(out, "  channel %u: %s %.6g Hz, %s, work %s", n,
 			irqstorm_pattern_name(c->pattern), 1e9 / c->period_ns,
 			irqstorm_threading_name(c->threading), irqstorm_work_name(c->work));
-		if (res->have_counters)
+		if (res->outcome->have_counters)
 			fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
 				" coalesced, %" G_GUINT64_FORMAT " dropped, %"
 				G_GUINT64_FORMAT " handled", dev->raised,

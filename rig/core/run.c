@@ -8,10 +8,10 @@
  *   -> main loop until the guest powers off (QMP SHUTDOWN), QEMU dies, the
  *      wall-clock bound passes, or a signal arrives
  *   -> device counters read over QMP, QEMU told to quit, then killed anyway
- *   -> collector drained and joined, private dir removed, results written.
+ *   -> collector drained and joined, private dir removed, the outcome
+ *      returned (results.h judges it and writes the result files).
  *
- * A run that did not end with the guest's "status=ok" line is incomplete:
- * its directory keeps what was collected and a file INCOMPLETE saying why.
+ * The output directory is marked INCOMPLETE before QEMU starts (marker.h).
  */
 #include "run.h"
 
@@ -25,12 +25,13 @@
 #include <glib/gstdio.h>
 
 #include "collect.h"
+#include "counters.h"
 #include "files.h"
 #include "launch.h"
 #include "machine.h"
+#include "marker.h"
 #include "output.h"
 #include "qmp.h"
-#include "results.h"
 
 #define QMP_COMMAND_MS	5000
 #define QUIT_GRACE_MS	5000
@@ -40,7 +41,7 @@
 /* The main loop's state: everything a callback may look at or change. */
 typedef struct {
 	const IrqstormRunSettings *set;
-	IrqstormResults *res;
+	IrqstormRunOutcome *out;	/* what the loop finds, as it finds it */
 	GMainLoop *loop;
 	IrqstormChild child;
 	IrqstormQmp *qmp;
@@ -50,9 +51,6 @@ typedef struct {
 	gint64 last_progress_us;
 	guint64 last_progress_records;
 	gboolean tty;
-	gboolean guest_shutdown;	/* SHUTDOWN event seen */
-	char *shutdown_reason;		/* its "reason" */
-	char *stop_reason;		/* why the loop ended otherwise */
 } RunLoop;
 
 /* Paths of one run; the private ones live in a 0700 directory. */
@@ -81,6 +79,7 @@ static void run_paths_clear(RunPaths *p)
 	g_free(p->console_path);
 	g_free(p->stderr_path);
 }
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunPaths, run_paths_clear)
 
 /* An artifact that must exist, with a hint on how to build it. */
 static char *artifact(const char *dir, const char *name, GError **error)
@@ -164,8 +163,8 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 
 static void loop_stop(RunLoop *rl, const char *reason)
 {
-	if (!rl->stop_reason && reason)
-		rl->stop_reason = g_strdup(reason);
+	if (!rl->out->stop_reason && reason)
+		rl->out->stop_reason = g_strdup(reason);
 	g_main_loop_quit(rl->loop);
 }
 
@@ -230,9 +229,9 @@ static void apply_due_changes(RunLoop *rl)
 	const IrqstormCollected *d = irqstorm_collector_peek(rl->collector);
 	guint64 vns = __atomic_load_n(&d->progress_virtual_ns, __ATOMIC_RELAXED);
 
-	while (rl->res->changes->len < changes->len) {
+	while (rl->out->changes->len < changes->len) {
 		const IrqstormChange *c = &g_array_index(changes, IrqstormChange,
-							 rl->res->changes->len);
+							 rl->out->changes->len);
 		IrqstormAppliedChange a = { .change = c, .applied_at_s = vns / 1e9 };
 		g_autoptr(JsonBuilder) b = NULL;
 		g_autoptr(JsonNode) args = NULL;
@@ -257,7 +256,7 @@ static void apply_due_changes(RunLoop *rl)
 			json_node_unref(r);
 		else
 			a.error = g_strdup(err->message);
-		g_array_append_val(rl->res->changes, a);
+		g_array_append_val(rl->out->changes, a);
 	}
 }
 
@@ -298,8 +297,8 @@ static gboolean on_qmp(gint fd, GIOCondition cond, gpointer user)
 		if (!g_strcmp0(name, "SHUTDOWN")) {
 			JsonObject *data = json_object_get_object_member(ev, "data");
 
-			rl->guest_shutdown = TRUE;
-			rl->shutdown_reason = g_strdup(data ?
+			rl->out->guest_shutdown = TRUE;
+			rl->out->shutdown_reason = g_strdup(data ?
 				json_object_get_string_member_with_default(data, "reason", "") : "");
 			loop_stop(rl, NULL);
 		}
@@ -316,68 +315,15 @@ static gboolean on_signal(gpointer user)
 
 /* ---- phases ---------------------------------------------------------- */
 
-/* One counter over QMP; on failure the error is kept and FALSE returned. */
-static gboolean qom_counter(RunLoop *rl, IrqstormResults *res, const char *name,
-			    guint64 *value)
+/* Read every device counter; a failure is recorded, not fatal. */
+static void read_device_counters(RunLoop *rl)
 {
 	g_autoptr(GError) err = NULL;
 
-	if (irqstorm_qmp_qom_get_u64(rl->qmp, IRQSTORM_DEVICE_QOM_PATH, name,
-				     value, QMP_COMMAND_MS, &err))
-		return TRUE;
-	res->counters_error = g_strdup(err->message);
-	return FALSE;
-}
-
-/* Read every device counter; a failure is recorded, not fatal. */
-static void read_device_counters(RunLoop *rl, IrqstormResults *res)
-{
-	static const struct {
-		const char *name;
-		gsize offset;
-	} per_channel[] = {
-		{ "raised", G_STRUCT_OFFSET(IrqstormDeviceCounters, raised) },
-		{ "coalesced", G_STRUCT_OFFSET(IrqstormDeviceCounters, coalesced) },
-		{ "overlapped", G_STRUCT_OFFSET(IrqstormDeviceCounters, overlapped) },
-		{ "dropped", G_STRUCT_OFFSET(IrqstormDeviceCounters, dropped) },
-		{ "handled", G_STRUCT_OFFSET(IrqstormDeviceCounters, handled) },
-		{ "incomplete", G_STRUCT_OFFSET(IrqstormDeviceCounters, incomplete) },
-		{ "in-flight", G_STRUCT_OFFSET(IrqstormDeviceCounters, in_flight) },
-		{ "queue-max", G_STRUCT_OFFSET(IrqstormDeviceCounters, queue_max) },
-		{ "pio-reads", G_STRUCT_OFFSET(IrqstormDeviceCounters, pio_reads) },
-		{ "ready-polls", G_STRUCT_OFFSET(IrqstormDeviceCounters, ready_polls) },
-	};
-	const struct {
-		const char *name;
-		guint64 *value;
-	} device[] = {
-		{ "log-published", &res->dev_published },
-		{ "log-lost", &res->dev_lost },
-		{ "guest-errors", &res->dev_guest_errors },
-		{ "probes", &res->dev_probes },
-		{ "storms", &res->dev_storm.storms },
-		{ "storm-start-ns", &res->dev_storm.start_ns },
-		{ "storm-end-ns", &res->dev_storm.end_ns },
-		{ "guest-stop-ns", &res->dev_storm.guest_stop_ns },
-		{ "storm-device-end", &res->dev_storm.device_end },
-		{ "storm-backlog", &res->dev_storm.backlog },
-	};
-
-	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
-		for (gsize i = 0; i < G_N_ELEMENTS(per_channel); i++) {
-			g_autofree char *name = g_strdup_printf("ch%u-%s", n,
-								per_channel[i].name);
-
-			if (!qom_counter(rl, res, name,
-					 G_STRUCT_MEMBER_P(&res->dev_ch[n],
-							   per_channel[i].offset)))
-				return;
-		}
-	}
-	for (gsize i = 0; i < G_N_ELEMENTS(device); i++)
-		if (!qom_counter(rl, res, device[i].name, device[i].value))
-			return;
-	res->have_counters = TRUE;
+	rl->out->have_counters = irqstorm_counters_read(rl->qmp,
+		IRQSTORM_DEVICE_QOM_PATH, QMP_COMMAND_MS, &rl->out->device, &err);
+	if (!rl->out->have_counters)
+		rl->out->counters_error = g_strdup(err->message);
 }
 
 /* Ask QEMU to quit, give it a moment, then make sure: kill the group. */
@@ -533,56 +479,67 @@ static gboolean csv_close_failed(FILE *csv)
 	return (fclose(csv) != 0) || failed;
 }
 
-/* Run one scenario; returns an IRQSTORM_EXIT_* code. */
-int irqstorm_run(const IrqstormRunSettings *set, GError **error)
+void irqstorm_run_outcome_free(IrqstormRunOutcome *out)
 {
-	RunPaths paths = { 0 };
-	g_autoptr(IrqstormResults) res = irqstorm_results_new(set);
-	RunLoop rl = { .set = set, .res = res };
+	if (!out)
+		return;
+	irqstorm_collected_free(out->data);
+	g_free(out->counters_error);
+	g_free(out->shutdown_reason);
+	g_free(out->stop_reason);
+	for (guint i = 0; i < out->changes->len; i++)
+		g_free(g_array_index(out->changes, IrqstormAppliedChange, i).error);
+	g_array_unref(out->changes);
+	g_free(out->console_path);
+	g_free(out);
+}
+
+/* QEMU from start to end, and what became of it, into out. */
+static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
+			FILE *csv, IrqstormRunOutcome *out)
+{
+	RunLoop rl = { .set = set, .out = out };
 	g_autoptr(IrqstormLog) log = NULL;
 	g_autoptr(GError) start_err = NULL;
-	FILE *csv = NULL;
-	int code;
 
-	if (!run_prepare(set, &paths, error)) {
-		run_paths_clear(&paths);
-		return IRQSTORM_EXIT_ERROR;
-	}
-	if (!irqstorm_results_begin(res, error) ||
-	    (set->csv && !(csv = open_csv(set, error)))) {
-		run_paths_clear(&paths);
-		return IRQSTORM_EXIT_ERROR;
-	}
 	rl.loop = g_main_loop_new(NULL, FALSE);
 	rl.start_us = g_get_monotonic_time();
 	rl.deadline_us = rl.start_us + (gint64)set->scenario->timeout_s * G_USEC_PER_SEC;
-	if (run_start(&rl, &paths, &log, csv, &start_err)) {
+	if (run_start(&rl, paths, &log, csv, &start_err)) {
 		run_loop(&rl);
-		if (rl.guest_shutdown && !rl.child.exited)
-			read_device_counters(&rl, res);
+		if (out->guest_shutdown && !rl.child.exited)
+			read_device_counters(&rl);
 	} else {
-		rl.stop_reason = g_strdup(start_err->message);
+		out->stop_reason = g_strdup(start_err->message);
 	}
-	res->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
+	out->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
 	stop_qemu(&rl);
-	res->qemu_cpu_seconds = rl.child.cpu_seconds;
+	out->qemu_cpu_seconds = rl.child.cpu_seconds;
 	if (rl.collector)
-		res->data = irqstorm_collector_finish(rl.collector);
+		out->data = irqstorm_collector_finish(rl.collector);
 	/* A write that failed during the run (a full disk) left the error
 	 * flag set; one that fails now shows in fclose(). */
-	if (csv && csv_close_failed(csv) && !rl.stop_reason)
-		rl.stop_reason = g_strdup("writing records.csv failed (is the disk "
-					  "full?): the records are not all there");
-	res->guest_shutdown = rl.guest_shutdown;
-	res->shutdown_reason = g_steal_pointer(&rl.shutdown_reason);
-	res->stop_reason = g_steal_pointer(&rl.stop_reason);
-	irqstorm_results_read_console(res, paths.console_path);
-	run_paths_clear(&paths);
+	if (csv && csv_close_failed(csv) && !out->stop_reason)
+		out->stop_reason = g_strdup("writing records.csv failed (is the disk "
+					    "full?): the records are not all there");
 	irqstorm_qmp_free(rl.qmp);
 	g_main_loop_unref(rl.loop);
+}
 
-	code = irqstorm_results_finish(res, error);
-	if (!set->quiet)
-		irqstorm_results_print(res, stdout);
-	return code;
+IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
+{
+	g_auto(RunPaths) paths = { 0 };
+	IrqstormRunOutcome *out;
+	FILE *csv = NULL;
+
+	if (!run_prepare(set, &paths, error) ||
+	    !irqstorm_marker_begin(set->out_dir, set->scenario, error))
+		return NULL;
+	if (set->csv && !(csv = open_csv(set, error)))
+		return NULL;
+	out = g_new0(IrqstormRunOutcome, 1);
+	out->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	out->console_path = g_strdup(paths.console_path);
+	run_session(set, &paths, csv, out);
+	return out;
 }

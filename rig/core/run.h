@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One run: launch QEMU for a scenario, read the shared log live while the
- * guest storms, collect device and guest counters, write the results.
+ * guest storms, read the device's counters, and say how it all ended. What
+ * the run returns is its outcome; judging it and writing the result files
+ * is results.h's.
  */
 #ifndef IRQSTORM_RUN_H
 #define IRQSTORM_RUN_H
 
 #include <glib.h>
 
+#include "collect.h"
+#include "counters.h"
 #include "scenario.h"
-
-/* Exit codes of the irqstorm command (like rtla: passed/error/failed). */
-enum {
-	IRQSTORM_EXIT_PASSED = 0,
-	IRQSTORM_EXIT_ERROR = 1,	/* tool error or incomplete run */
-	IRQSTORM_EXIT_THRESHOLD = 2,	/* a scenario threshold was exceeded */
-	IRQSTORM_EXIT_STALL = 3,	/* the guest stalled: an i8042 region or
-					 * spin timed out, the kernel disabled
-					 * an interrupt line ("nobody cared"), or
-					 * a livelock: the device ended the storm */
-};
 
 /* What to run and where: the settings, never modified by the run. */
 typedef struct {
@@ -32,6 +25,41 @@ typedef struct {
 	gboolean csv;			/* write records.csv */
 } IrqstormRunSettings;
 
-int irqstorm_run(const IrqstormRunSettings *set, GError **error);
+/* A scenario change as it was applied over QMP during the run. */
+typedef struct {
+	const IrqstormChange *change;
+	double applied_at_s;		/* storm's virtual time when sent, or -1 */
+	char *error;			/* QEMU's refusal, or NULL */
+} IrqstormAppliedChange;
+
+/* How a run ended and what it collected. */
+typedef struct {
+	IrqstormCollected *data;	/* NULL if collection never started */
+
+	/* the device's counters, read after the guest powered off */
+	gboolean have_counters;
+	char *counters_error;		/* why they could not be, or NULL */
+	IrqstormDeviceState device;
+
+	/* how it ended */
+	gboolean guest_shutdown;	/* QMP SHUTDOWN seen */
+	char *shutdown_reason;		/* its "reason" */
+	char *stop_reason;		/* what ended the run otherwise, or NULL */
+	GArray *changes;		/* of IrqstormAppliedChange, as applied */
+	char *console_path;		/* the guest's console output */
+	double wall_seconds;
+	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
+} IrqstormRunOutcome;
+
+void irqstorm_run_outcome_free(IrqstormRunOutcome *out);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormRunOutcome, irqstorm_run_outcome_free)
+
+/*
+ * Run the scenario. NULL, with an error, when the run could not begin (an
+ * artifact missing, the output directory not writable); otherwise its
+ * outcome, however it ended: a run that failed after it began says why in
+ * stop_reason.
+ */
+IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error);
 
 #endif /* IRQSTORM_RUN_H */
