@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "core/machine.h"
+#include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
@@ -138,7 +139,7 @@ static int run_and_report(const IrqstormRunSettings *set)
 		return IRQSTORM_EXIT_ERROR;
 	}
 	res = irqstorm_results_evaluate(set, outcome);
-	code = irqstorm_exit_code(res->verdict);
+	code = irqstorm_exit_code(res->checks->verdict);
 	written = irqstorm_results_write(res, code, &err);
 	if (!set->quiet)
 		irqstorm_results_print(res, stdout);

@@ -56,6 +56,12 @@ static inline guint64 irqstorm_counter_get(const IrqstormCounter *c,
 	return G_STRUCT_MEMBER(guint64, base, c->offset);
 }
 
+/* Seconds of virtual time between two device times. */
+static inline double irqstorm_storm_seconds(guint64 from_ns, guint64 to_ns)
+{
+	return ((double)to_ns - (double)from_ns) / 1e9;
+}
+
 /* Read every counter of the device at qom_path; the first that cannot be
  * read is the error. */
 gboolean irqstorm_counters_read(IrqstormQmp *qmp, const char *qom_path,

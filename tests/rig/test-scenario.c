@@ -7,7 +7,7 @@
 #include <glib.h>
 
 #include "core/machine.h"
-#include "core/results.h"
+#include "core/console.h"
 #include "core/scenario.h"
 
 static IrqstormScenario *load(const char *text, GError **error)

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Judging a run: see checks.h.
+ */
+#include "checks.h"
+
+#include <string.h>
+
+#include "stages.h"
+
+/* What is judged, and the judgement as it is made. */
+typedef struct {
+	const IrqstormScenario *sc;
+	const IrqstormRunOutcome *out;
+	const IrqstormConsole *con;
+	IrqstormChecks *res;
+} Judge;
+
+/* Why the run is incomplete, or NULL when it ended as planned. */
+static char *incomplete_reason(const Judge *j)
+{
+	const char *status = irqstorm_console_value(j->con, "status");
+
+	if (j->out->stop_reason)
+		return g_strdup(j->out->stop_reason);
+	if (!j->out->guest_shutdown)
+		return g_strdup("the guest never powered off");
+	if (!status)
+		return g_strdup_printf("the guest stopped (QEMU SHUTDOWN, reason "
+				       "%s) without a result line; see console.log",
+				       j->out->shutdown_reason);
+	if (g_strcmp0(status, "ok")) {
+		GString *why = g_string_new(NULL);
+
+		g_string_printf(why, "the guest reported status=%s reason=%s", status,
+				irqstorm_console_value(j->con, "reason") ?: "?");
+		/* What the kernel said is usually the real answer. */
+		for (guint i = 0; i < j->con->kernel_events->len; i++)
+			g_string_append_printf(why, "%s%s", i ? "; " : "; kernel: ",
+					       (char *)j->con->kernel_events->pdata[i]);
+		return g_string_free(why, FALSE);
+	}
+	if (!j->out->have_counters)
+		return g_strdup_printf("device counters unreadable: %s",
+				       j->out->counters_error ?: "?");
+	if (!j->out->data)
+		return g_strdup("the shared log was never read");
+	if (j->out->data->error)
+		return g_strdup_printf("reading the shared log failed: %s",
+				       j->out->data->error->message);
+	for (guint i = 0; i < j->out->changes->len; i++) {
+		const IrqstormAppliedChange *a = &g_array_index(j->out->changes,
+								IrqstormAppliedChange, i);
+
+		if (a->error)
+			return g_strdup_printf("QEMU refused the change '%s': %s",
+					       a->change->assignment, a->error);
+	}
+	if (j->out->changes->len < j->sc->changes->len)
+		return g_strdup_printf("the storm ended before every [changes] entry "
+				       "was applied (%u of %u)", j->out->changes->len,
+				       j->sc->changes->len);
+	return NULL;
+}
+
+static void check_eq(Judge *j, const char *what, guint64 a,
+		     const char *what_b, guint64 b)
+{
+	if (a != b)
+		g_ptr_array_add(j->res->failed_checks,
+				g_strdup_printf("%s = %" G_GUINT64_FORMAT " but %s = %"
+						G_GUINT64_FORMAT, what, a, what_b, b));
+}
+
+/*
+ * The guest's number under key must be there, and equal b, or with at_least
+ * be no less than b.
+ */
+static void check_guest(Judge *j, const char *key, gboolean at_least,
+			const char *what_b, guint64 b)
+{
+	guint64 v;
+
+	if (!irqstorm_console_u64(j->con, key, &v))
+		g_ptr_array_add(j->res->failed_checks,
+				g_strdup_printf("the guest did not report %s", key));
+	else if (at_least ? v < b : v != b)
+		g_ptr_array_add(j->res->failed_checks,
+				g_strdup_printf("guest %s = %" G_GUINT64_FORMAT " but %s %s %"
+						G_GUINT64_FORMAT, key, v, what_b,
+						at_least ? ">=" : "=", b));
+}
+
+/* Guest, device and host must tell the same story about channel n. */
+static void check_channel(Judge *j, guint n)
+{
+	const IrqstormDeviceCounters *dev = &j->out->device.ch[n];
+	const IrqstormTally *host = &j->out->data->ch[n];
+	g_autofree char *dh = g_strdup_printf("device ch%u-handled", n);
+	g_autofree char *di = NULL;
+	g_autofree char *what = NULL;
+	guint64 guest;
+
+	if (!irqstorm_console_item(j->con, "handled", n, &guest)) {
+		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+			"the guest did not report channel %u's handled count", n));
+		return;
+	}
+	what = g_strdup_printf("guest channel %u handled", n);
+	check_eq(j, what, guest, dh, dev->handled);
+	g_free(what);
+	/* With stamps off there are no records: the device counts acks. */
+	if (j->sc->stamps) {
+		what = g_strdup_printf("channel %u records with a done stamp", n);
+		check_eq(j, what, host->done_records, dh, dev->handled);
+		g_free(what);
+		what = g_strdup_printf("channel %u records marked incomplete", n);
+		di = g_strdup_printf("device ch%u-incomplete", n);
+		check_eq(j, what, host->incomplete_records, di, dev->incomplete);
+		g_free(what);
+	}
+	/* Every firing is an event, merged into one, or dropped at a full
+	 * queue; every event done, left without done, or still in flight:
+	 * none vanished. */
+	what = g_strdup_printf("device ch%u-raised", n);
+	check_eq(j, what, dev->raised,
+		 "handled + coalesced + dropped + incomplete + in flight",
+		 dev->handled + dev->coalesced + dev->dropped + dev->incomplete +
+		 dev->in_flight);
+}
+
+/*
+ * The livelock: the guest did not stop the storm within [run] grace of its
+ * duration, so the device ended it at its bound. What it raised and what
+ * became of it by then, and when (if ever) the guest's init got to stop.
+ */
+static char *livelock_text(const Judge *j)
+{
+	const IrqstormScenario *sc = j->sc;
+	const IrqstormDeviceStorm *st = &j->out->device.storm;
+	double bound = (sc->duration_ms + sc->grace_ms) / 1e3;
+	double length = irqstorm_storm_seconds(st->start_ns, st->end_ns);
+	IrqstormDeviceCounters sum;
+	GString *t = g_string_new(NULL);
+
+	irqstorm_counters_total(&j->out->device, &sum);
+	g_string_printf(t, "livelock: the guest did not stop the storm within "
+			"%.3f s of its %.3f s ([run] grace); the device ended it "
+			"%.3f s after it began", sc->grace_ms / 1e3,
+			sc->duration_ms / 1e3, length);
+	if (length > bound + 1e-6)
+		g_string_append_printf(t, " (its bound was %.3f s: QEMU ran behind "
+				       "the storm's schedule)", bound);
+	g_string_append_printf(t, "; of the %" G_GUINT64_FORMAT " firings, %"
+			       G_GUINT64_FORMAT " were handled during the storm, %"
+			       G_GUINT64_FORMAT " dropped at a full queue, %"
+			       G_GUINT64_FORMAT " merged into others and %"
+			       G_GUINT64_FORMAT " still waiting at its end; ",
+			       sum.raised, sum.raised - sum.dropped - sum.coalesced -
+			       sum.incomplete - st->backlog, sum.dropped,
+			       sum.coalesced, st->backlog);
+	if (st->guest_stop_ns)
+		g_string_append_printf(t, "the guest's init got to stop it %.3f s "
+				       "after its end", irqstorm_storm_seconds(st->end_ns,
+								 st->guest_stop_ns));
+	else
+		g_string_append(t, "the guest's init never got to stop it");
+	return g_string_free(t, FALSE);
+}
+
+/* Cross-checks between the three witnesses: guest, device and host. */
+static void run_checks(Judge *j)
+{
+	const IrqstormScenario *sc = j->sc;
+	const IrqstormCollected *d = j->out->data;
+	guint mask = irqstorm_scenario_channel_mask(sc);
+
+	check_eq(j, "records lost by the ring", d->lost, "expected", 0);
+	check_eq(j, "device log-lost", j->out->device.lost, "the log header's lost", d->lost);
+	check_eq(j, "records read by the host", d->records,
+		 "records published by the device", j->out->device.published);
+	check_eq(j, "records of unknown channels", d->foreign_records, "expected", 0);
+	check_eq(j, "device guest-errors", j->out->device.guest_errors, "expected", 0);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (mask & 1u << n)
+			check_channel(j, n);
+	check_eq(j, "probe records read", d->probe_records, "device probes",
+		 j->out->device.probes);
+	if (sc->probe)
+		check_guest(j, "probe_samples", FALSE, "device probes", j->out->device.probes);
+	/* cyclictest runs from before the storm to after it. */
+	if (sc->cyclictest)
+		check_guest(j, "cyclictest_cycles", TRUE, "the storm's whole periods",
+			    irqstorm_scenario_cyclictest_min_cycles(sc));
+}
+
+/* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */
+static gboolean check_stalls(Judge *j)
+{
+	const char *i8042 = irqstorm_console_value(j->con, "i8042");
+	guint64 v;
+
+	if (i8042 && g_str_has_prefix(i8042, "timeout"))
+		g_ptr_array_add(j->res->stalls, g_strdup_printf(
+			"the i8042 region timed out (%s ns): the interrupt it waited for "
+			"was not handled while it spun with preemption disabled",
+			i8042 + strlen("timeout:")));
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (irqstorm_console_item(j->con, "spin_timeouts", n, &v) && v)
+			g_ptr_array_add(j->res->stalls, g_strdup_printf(
+				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
+				"out", n, v));
+	if (j->out->device.storm.device_end)
+		g_ptr_array_add(j->res->stalls, livelock_text(j));
+	for (guint i = 0; i < j->con->kernel_events->len; i++) {
+		const char *e = j->con->kernel_events->pdata[i];
+
+		if (strstr(e, "Disabling IRQ #"))
+			g_ptr_array_add(j->res->stalls, g_strdup_printf(
+				"the kernel disabled an interrupt line: %s", e));
+	}
+	return j->res->stalls->len > 0;
+}
+
+/* Each scenario threshold against the all-channel stage it bounds;
+ * TRUE if any was exceeded. */
+static gboolean check_thresholds(Judge *j)
+{
+	const GArray *ts = j->sc->thresholds;
+	gboolean any = FALSE;
+
+	for (guint i = 0; i < ts->len; i++) {
+		IrqstormLimitResult r = {
+			.threshold = &g_array_index(ts, IrqstormThreshold, i),
+		};
+		IrqstormStage st;
+		const IrqstormHist *h;
+
+		if (!irqstorm_stage_from_name(r.threshold->stage, &st))
+			continue;	/* the parser admits stage names only */
+		h = j->out->data->all.hist[st];
+		r.measured = irqstorm_hist_count(h) > 0;
+		if (r.measured) {
+			switch (r.threshold->stat) {
+			case IRQSTORM_LIMIT_MAX:
+				r.value_ns = irqstorm_hist_max(h);
+				break;
+			case IRQSTORM_LIMIT_P99:
+				r.value_ns = irqstorm_hist_percentile(h, 99.0);
+				break;
+			case IRQSTORM_LIMIT_P99_9:
+				r.value_ns = irqstorm_hist_percentile(h, 99.9);
+				break;
+			case IRQSTORM_LIMIT_AVG:
+			case IRQSTORM_LIMIT_COUNT:
+				r.value_ns = (guint64)irqstorm_hist_avg(h);
+				break;
+			}
+			r.exceeded = r.value_ns > r.threshold->limit_ns;
+		}
+		any |= r.exceeded;
+		g_array_append_val(j->res->limits, r);
+	}
+	return any;
+}
+
+/* Complete? Consistent? Stalled? Within the thresholds? */
+static IrqstormVerdict judge(Judge *j)
+{
+	gboolean stalled, exceeded;
+
+	j->res->incomplete_reason = incomplete_reason(j);
+	j->res->complete = !j->res->incomplete_reason;
+	if (j->res->complete)
+		run_checks(j);
+	if (!j->res->complete || j->res->failed_checks->len)
+		return IRQSTORM_VERDICT_ERROR;
+	stalled = check_stalls(j);
+	exceeded = check_thresholds(j);
+	return stalled ? IRQSTORM_VERDICT_STALL :
+	       exceeded ? IRQSTORM_VERDICT_THRESHOLD : IRQSTORM_VERDICT_PASSED;
+}
+
+IrqstormChecks *irqstorm_checks_run(const IrqstormScenario *sc,
+				    const IrqstormRunOutcome *out,
+				    const IrqstormConsole *con)
+{
+	IrqstormChecks *res = g_new0(IrqstormChecks, 1);
+	Judge j = { .sc = sc, .out = out, .con = con, .res = res };
+
+	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
+	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
+	res->stalls = g_ptr_array_new_with_free_func(g_free);
+	res->verdict = judge(&j);
+	return res;
+}
+
+void irqstorm_checks_free(IrqstormChecks *c)
+{
+	if (!c)
+		return;
+	g_free(c->incomplete_reason);
+	g_ptr_array_unref(c->failed_checks);
+	g_array_unref(c->limits);
+	g_ptr_array_unref(c->stalls);
+	g_free(c);
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The guest's console: see console.h.
+ */
+#include "console.h"
+
+#include <string.h>
+
+#define RESULT_TAG "IRQSTORM-RESULT "
+
+/* The key=value pairs of the last IRQSTORM-RESULT line, or NULL. */
+GHashTable *irqstorm_parse_result_line(const char *text)
+{
+	const char *line = NULL;
+	const char *p = text;
+	g_autofree char *copy = NULL;
+	g_auto(GStrv) words = NULL;
+	GHashTable *kv;
+
+	while ((p = strstr(p, RESULT_TAG))) {
+		if (p == text || p[-1] == '\n')
+			line = p;
+		p += strlen(RESULT_TAG);
+	}
+	if (!line)
+		return NULL;
+	line += strlen(RESULT_TAG);
+	copy = g_strndup(line, strcspn(line, "\r\n"));
+	words = g_strsplit_set(copy, " \t", -1);
+	kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	for (gsize i = 0; words[i]; i++) {
+		char *eq = strchr(words[i], '=');
+
+		if (eq && eq != words[i])
+			g_hash_table_replace(kv, g_strndup(words[i], eq - words[i]),
+					     g_strdup(eq + 1));
+	}
+	return kv;
+}
+
+/* The time stamp of the last kernel log line ("[   2.621317] ..."), in
+ * seconds of the guest's clock: its uptime at poweroff. -1 when none. */
+double irqstorm_last_printk_time(const char *text)
+{
+	const char *p = text;
+	double last = -1;
+
+	while ((p = strchr(p, '['))) {
+		char *end = NULL;
+		double t;
+
+		if (p == text || p[-1] == '\n') {
+			t = g_ascii_strtod(p + 1, &end);
+			if (end && end != p + 1 && *end == ']' && t >= 0)
+				last = t;
+		}
+		p++;
+	}
+	return last;
+}
+
+/*
+ * Kernel log lines a latency engineer wants to know about, without their
+ * time stamp: the spurious-interrupt detector disabling a line, lockups,
+ * stalls, warnings and bugs.
+ */
+GPtrArray *irqstorm_kernel_events(const char *text)
+{
+	static const char *const needles[] = {
+		"nobody cared", "Disabling IRQ #", "soft lockup", "hard LOCKUP",
+		"rcu_preempt detected stalls", "rcu_sched detected stalls",
+		"blocked for more than", "WARNING:", "BUG:", "Oops",
+		"Flags mismatch", "cannot request IRQ",
+	};
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	for (gsize i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		for (gsize k = 0; k < G_N_ELEMENTS(needles); k++) {
+			g_autofree char *e = NULL;
+
+			if (!strstr(l, needles[k]))
+				continue;
+			if (l[0] == '[' && strchr(l, ']'))
+				l = strchr(l, ']') + 1;
+			e = g_strstrip(g_strdup(l));
+			/* The guest's init may show the kernel log again. */
+			if (!g_ptr_array_find_with_equal_func(out, e, g_str_equal, NULL))
+				g_ptr_array_add(out, g_steal_pointer(&e));
+			break;
+		}
+	}
+	return out;
+}
+
+IrqstormConsole *irqstorm_console_read(const char *path)
+{
+	IrqstormConsole *con = g_new0(IrqstormConsole, 1);
+	g_autofree char *text = NULL;
+
+	con->uptime_s = -1;
+	if (path && g_file_get_contents(path, &text, NULL, NULL)) {
+		con->result = irqstorm_parse_result_line(text);
+		con->uptime_s = irqstorm_last_printk_time(text);
+		con->kernel_events = irqstorm_kernel_events(text);
+	} else {
+		con->kernel_events = g_ptr_array_new_with_free_func(g_free);
+	}
+	return con;
+}
+
+void irqstorm_console_free(IrqstormConsole *con)
+{
+	if (!con)
+		return;
+	if (con->result)
+		g_hash_table_unref(con->result);
+	g_ptr_array_unref(con->kernel_events);
+	g_free(con);
+}
+
+const char *irqstorm_console_value(const IrqstormConsole *con, const char *key)
+{
+	return con->result ? g_hash_table_lookup(con->result, key) : NULL;
+}
+
+gboolean irqstorm_console_u64(const IrqstormConsole *con, const char *key,
+			      guint64 *v)
+{
+	const char *s = irqstorm_console_value(con, key);
+
+	return s && g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, v, NULL);
+}
+
+gboolean irqstorm_console_item(const IrqstormConsole *con, const char *key,
+			       guint n, guint64 *v)
+{
+	const char *s = irqstorm_console_value(con, key);
+	g_auto(GStrv) items = s ? g_strsplit(s, ",", -1) : NULL;
+
+	return items && n < g_strv_length(items) &&
+	       g_ascii_string_to_unsigned(items[n], 10, 0, G_MAXUINT64, v, NULL);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The printed summary of a run: see report.h.
+ */
+#include "report.h"
+
+#include "stages.h"
+
+/* One line per stage of a tally that has samples. */
+static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
+{
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		const IrqstormHist *h = t->hist[st];
+
+		if (!irqstorm_hist_count(h))
+			continue;
+		fprintf(out, "%s%-8s %9" G_GUINT64_FORMAT " %10.2f %10.2f %10.2f %10.2f\n",
+			indent, irqstorm_stage_name(st), irqstorm_hist_count(h),
+			irqstorm_hist_min(h) / 1e3, irqstorm_hist_avg(h) / 1e3,
+			irqstorm_hist_percentile(h, 99.0) / 1e3,
+			irqstorm_hist_max(h) / 1e3);
+	}
+}
+
+/* Who ended the storm, and when, by the device's clock. */
+static void print_storm(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
+
+	if (!res->outcome->have_counters || !st->storms || !st->end_ns)
+		return;
+	if (st->device_end)
+		fprintf(out, "  storm: %.3f s asked; the guest did not stop it, the "
+			"device ended it after %.3f s (see STALL)\n",
+			sc->duration_ms / 1e3, irqstorm_storm_seconds(st->start_ns, st->end_ns));
+	else
+		fprintf(out, "  storm: %.3f s asked; the guest stopped it after "
+			"%.6f s\n", sc->duration_ms / 1e3,
+			irqstorm_storm_seconds(st->start_ns, st->end_ns));
+}
+
+/* How the scenario ran: deterministic or why not. */
+static char *mode_text(const IrqstormScenario *sc)
+{
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		return g_strdup("no icount: not deterministic");
+	if (sc->cpus > 1)
+		return g_strdup_printf("icount shift=%d on %u vCPUs: cross-CPU "
+				       "latencies are artifacts", sc->icount_shift, sc->cpus);
+	if (sc->changes->len)
+		return g_strdup_printf("icount shift=%d, but changes over QMP are "
+				       "not reproducible", sc->icount_shift);
+	return g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+}
+
+/* The first lines: how it ended, and what the host read. */
+static void print_head(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormCollected *d = res->outcome->data;
+	g_autofree char *mode = mode_text(sc);
+
+	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
+		res->checks->complete ? "complete" : "INCOMPLETE", sc->path,
+		irqstorm_accel_name(sc->accel), mode, res->outcome->wall_seconds);
+	if (!res->checks->complete)
+		fprintf(out, "  incomplete: %s\n", res->checks->incomplete_reason);
+	if (d)
+		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
+			" lost; guest interrupts: %s\n", d->records, d->lost,
+			irqstorm_console_value(res->console, "irq_mode") ?: "?");
+}
+
+/* Channel n: its settings, the device's counts, its stages. */
+static void print_channel(const IrqstormResults *res, guint n, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormChannelSpec *c = &sc->ch[n];
+	const IrqstormDeviceCounters *dev = &res->outcome->device.ch[n];
+	const IrqstormCollected *d = res->outcome->data;
+	guint64 ns, handled;
+
+	fprintf(out, "  channel %u: %s %.6g Hz, %s, work %s", n,
+		irqstorm_pattern_name(c->pattern), 1e9 / c->period_ns,
+		irqstorm_threading_name(c->threading), irqstorm_work_name(c->work));
+	if (res->outcome->have_counters)
+		fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
+			" coalesced, %" G_GUINT64_FORMAT " dropped, %"
+			G_GUINT64_FORMAT " handled", dev->raised,
+			dev->coalesced, dev->dropped, dev->handled);
+	fputc('\n', out);
+	if (sc->handler_clock && irqstorm_console_item(res->console, "handler_ns", n, &ns) &&
+	    irqstorm_console_item(res->console, "handled", n, &handled) && handled)
+		fprintf(out, "    guest handler time: %.1f ns per event (%s)\n",
+			(double)ns / handled,
+			sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
+			"guest clock" : "virtual time");
+	if (d && !sc->stamps) {
+		fprintf(out, "    stamps off: no records, no latencies\n");
+	} else if (d) {
+		fprintf(out, "    %-8s %9s %10s %10s %10s %10s  (us of virtual time)\n",
+			"stage", "count", "min", "avg", "p99", "max");
+		print_stages(out, "    ", &d->ch[n]);
+	}
+}
+
+/* The guest's real-time tasks: the probe, cyclictest, the i8042 region. */
+static void print_guest_tasks(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormCollected *d = res->outcome->data;
+	const IrqstormConsole *con = res->console;
+	const char *s;
+
+	if (d && d->probe_records) {
+		const IrqstormHist *h = d->all.hist[IRQSTORM_STAGE_PROBE];
+
+		fprintf(out, "  probe task: %" G_GUINT64_FORMAT " wake-ups, late by "
+			"avg %.2f us, max %.2f us\n", irqstorm_hist_count(h),
+			irqstorm_hist_avg(h) / 1e3, irqstorm_hist_max(h) / 1e3);
+	}
+	if (sc->cyclictest && irqstorm_console_value(con, "cyclictest_cycles"))
+		fprintf(out, "  cyclictest (guest, FIFO %u, every %u us): %s cycles, late by "
+			"min %s us, avg %s us, max %s us\n", sc->cyclictest_prio,
+			sc->probe_period_us, irqstorm_console_value(con, "cyclictest_cycles"),
+			irqstorm_console_value(con, "cyclictest_min_us") ?: "?",
+			irqstorm_console_value(con, "cyclictest_avg_us") ?: "?",
+			irqstorm_console_value(con, "cyclictest_max_us") ?: "?");
+	if ((s = irqstorm_console_value(con, "i8042")) && g_strcmp0(s, "none"))
+		fprintf(out, "  i8042 region: %s\n", s);
+}
+
+/* Each string of a, as "  prefix: string". */
+static void print_lines(FILE *out, const char *prefix, const GPtrArray *a)
+{
+	for (guint i = 0; i < a->len; i++)
+		fprintf(out, "  %s: %s\n", prefix, (char *)a->pdata[i]);
+}
+
+/* Each threshold against what was measured. */
+static void print_limits(const GArray *limits, FILE *out)
+{
+	for (guint i = 0; i < limits->len; i++) {
+		const IrqstormLimitResult *r = &g_array_index(limits, IrqstormLimitResult, i);
+
+		fprintf(out, "  threshold %s %s <= %.3f us: ", r->threshold->stage,
+			irqstorm_limit_stat_name(r->threshold->stat),
+			r->threshold->limit_ns / 1e3);
+		if (!r->measured)
+			fprintf(out, "no samples\n");
+		else
+			fprintf(out, "%.3f us, %s\n", r->value_ns / 1e3,
+				r->exceeded ? "EXCEEDED" : "met");
+	}
+}
+
+/* The human summary: how it ended, the counts, per channel its stages. */
+void irqstorm_results_print(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+
+	print_head(res, out);
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF)
+			print_channel(res, n, out);
+	print_storm(res, out);
+	print_guest_tasks(res, out);
+	print_lines(out, "kernel", res->console->kernel_events);
+	print_lines(out, "STALL", res->checks->stalls);
+	print_lines(out, "CHECK FAILED", res->checks->failed_checks);
+	print_limits(res->checks->limits, out);
+	fprintf(out, "  results: %s/\n", res->set->out_dir);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Building summary.json from a run's results: rt-tests-style, one object
+ * with how the run ended, the checks, the identities, the counts of the
+ * three witnesses, and the stages of all channels and of each. summary.c
+ * reads it back; both take the names they share from summary-keys.h.
+ */
+#ifndef IRQSTORM_SUMMARY_WRITE_H
+#define IRQSTORM_SUMMARY_WRITE_H
+
+#include <json-glib/json-glib.h>
+
+#include "results.h"
+
+/* The document; its "return_code" is the caller's exit status. */
+JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code);
+
+#endif /* IRQSTORM_SUMMARY_WRITE_H */
