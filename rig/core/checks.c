@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stages.h"
+#include "summary-keys.h"
 
 /* What is judged, and the judgement as it is made. */
 typedef struct {
@@ -241,21 +242,7 @@ static gboolean check_thresholds(Judge *j)
 		h = j->out->data->all.hist[st];
 		r.measured = irqstorm_hist_count(h) > 0;
 		if (r.measured) {
-			switch (r.threshold->stat) {
-			case IRQSTORM_LIMIT_MAX:
-				r.value_ns = irqstorm_hist_max(h);
-				break;
-			case IRQSTORM_LIMIT_P99:
-				r.value_ns = irqstorm_hist_percentile(h, 99.0);
-				break;
-			case IRQSTORM_LIMIT_P99_9:
-				r.value_ns = irqstorm_hist_percentile(h, 99.9);
-				break;
-			case IRQSTORM_LIMIT_AVG:
-			case IRQSTORM_LIMIT_COUNT:
-				r.value_ns = (guint64)irqstorm_hist_avg(h);
-				break;
-			}
+			r.value_ns = irqstorm_stat_value(h, r.threshold->stat);
 			r.exceeded = r.value_ns > r.threshold->limit_ns;
 		}
 		any |= r.exceeded;

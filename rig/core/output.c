@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "summary-keys.h"
+
 /* Write contents to path via a temporary file and rename. */
 static gboolean write_atomically(const char *path, const char *contents,
 				 gsize len, GError **error)
@@ -166,48 +168,38 @@ gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r)
 	return fputc('\n', f) != EOF;
 }
 
-/* Add member name = v, or null when the histogram is empty. */
-static void json_add_ns(JsonBuilder *b, const char *name, gboolean empty,
-			guint64 v)
+/* Add statistic s of h in ns, or null when the histogram is empty. */
+static void json_add_stat(JsonBuilder *b, const IrqstormHist *h,
+			  IrqstormStat s, gboolean empty)
 {
-	json_builder_set_member_name(b, name);
+	json_builder_set_member_name(b, irqstorm_stat_key(s));
 	if (empty)
 		json_builder_add_null_value(b);
 	else
-		json_builder_add_int_value(b, (gint64)v);
+		json_builder_add_int_value(b, (gint64)irqstorm_stat_value(h, s));
 }
 
 /* Build the JSON summary of one stage; see output.h. */
 JsonNode *irqstorm_summary_stage_json(const IrqstormHist *h)
 {
-	static const struct {
-		const char *name;
-		double p;
-	} pcts[] = {
-		{ "p50", 50.0 },
-		{ "p90", 90.0 },
-		{ "p99", 99.0 },
-		{ "p99_9", 99.9 },
-		{ "p99_99", 99.99 },
-	};
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	gboolean empty = irqstorm_hist_count(h) == 0;
 	guint64 bin_ns = irqstorm_hist_bin_ns(h);
 	guint i;
 
 	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "cycles");
+	json_builder_set_member_name(b, IRQSTORM_KEY_CYCLES);
 	json_builder_add_int_value(b, (gint64)irqstorm_hist_count(h));
-	json_add_ns(b, "min", empty, irqstorm_hist_min(h));
-	json_builder_set_member_name(b, "avg");
+	json_add_stat(b, h, IRQSTORM_STAT_MIN, empty);
+	json_builder_set_member_name(b, irqstorm_stat_key(IRQSTORM_STAT_AVG));
 	if (empty)
 		json_builder_add_null_value(b);
 	else
 		json_builder_add_double_value(b, irqstorm_hist_avg(h));
-	json_add_ns(b, "max", empty, irqstorm_hist_max(h));
-	for (i = 0; i < G_N_ELEMENTS(pcts); i++)
-		json_add_ns(b, pcts[i].name, empty,
-			    irqstorm_hist_percentile(h, pcts[i].p));
+	json_add_stat(b, h, IRQSTORM_STAT_MAX, empty);
+	for (i = 0; i < IRQSTORM_STAT_COUNT; i++)
+		if (irqstorm_stat_percentile(i) > 0)
+			json_add_stat(b, h, i, empty);
 	json_builder_set_member_name(b, "overflows");
 	json_builder_add_int_value(b, (gint64)irqstorm_hist_overflows(h));
 	json_builder_set_member_name(b, "bin_ns");

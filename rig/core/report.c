@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "stages.h"
+#include "summary-keys.h"
 
 /* One line per stage of a tally that has samples. */
 static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
@@ -16,9 +17,10 @@ static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
 			continue;
 		fprintf(out, "%s%-8s %9" G_GUINT64_FORMAT " %10.2f %10.2f %10.2f %10.2f\n",
 			indent, irqstorm_stage_name(st), irqstorm_hist_count(h),
-			irqstorm_hist_min(h) / 1e3, irqstorm_hist_avg(h) / 1e3,
-			irqstorm_hist_percentile(h, 99.0) / 1e3,
-			irqstorm_hist_max(h) / 1e3);
+			irqstorm_stat_value(h, IRQSTORM_STAT_MIN) / 1e3,
+			irqstorm_hist_avg(h) / 1e3,
+			irqstorm_stat_value(h, IRQSTORM_STAT_P99) / 1e3,
+			irqstorm_stat_value(h, IRQSTORM_STAT_MAX) / 1e3);
 	}
 }
 
@@ -145,7 +147,7 @@ static void print_limits(const GArray *limits, FILE *out)
 		const IrqstormLimitResult *r = &g_array_index(limits, IrqstormLimitResult, i);
 
 		fprintf(out, "  threshold %s %s <= %.3f us: ", r->threshold->stage,
-			irqstorm_limit_stat_name(r->threshold->stat),
+			irqstorm_stat_key(r->threshold->stat),
 			r->threshold->limit_ns / 1e3);
 		if (!r->measured)
 			fprintf(out, "no samples\n");

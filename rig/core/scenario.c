@@ -48,13 +48,6 @@ static const char *const threading_names[] = {
 static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
-/* Key suffixes of [thresholds], longest first where one ends another. */
-static const char *const stat_names[IRQSTORM_LIMIT_COUNT] = {
-	[IRQSTORM_LIMIT_MAX] = "max",
-	[IRQSTORM_LIMIT_P99] = "p99",
-	[IRQSTORM_LIMIT_P99_9] = "p99_9",
-	[IRQSTORM_LIMIT_AVG] = "avg",
-};
 
 #define OFF(f) offsetof(IrqstormScenario, f)
 #define CH(f) offsetof(IrqstormChannelSpec, f)
@@ -500,18 +493,21 @@ static gboolean apply_threshold(IrqstormScenario *sc, const char *key,
 	IrqstormThreshold t = { 0 };
 	IrqstormStage st;
 	int stat = -1;
+	gsize cut = 0;
 
 	if (g_str_has_suffix(key, "_us")) {
 		name = g_strndup(key, strlen(key) - 3);
-		/* p99_9 before p99: the longer suffix wins. */
-		for (int i = IRQSTORM_LIMIT_COUNT - 1; i >= 0 && stat < 0; i--) {
-			g_autofree char *suffix = g_strconcat("_", stat_names[i], NULL);
+		/* p99_9 over p99: the longest suffix wins. */
+		for (int i = 0; i < IRQSTORM_STAT_COUNT; i++) {
+			g_autofree char *suffix = g_strconcat("_", irqstorm_stat_key(i), NULL);
 
-			if (g_str_has_suffix(name, suffix)) {
+			if (irqstorm_stat_boundable(i) && g_str_has_suffix(name, suffix) &&
+			    strlen(suffix) > cut) {
 				stat = i;
-				name[strlen(name) - strlen(suffix)] = '\0';
+				cut = strlen(suffix);
 			}
 		}
+		name[strlen(name) - cut] = '\0';
 	}
 	if (stat < 0 || !irqstorm_stage_from_name(name, &st)) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
@@ -909,7 +905,7 @@ char *irqstorm_scenario_to_ini(const IrqstormScenario *sc)
 							    IrqstormThreshold, i);
 
 		g_string_append_printf(out, "%s_%s_us = %.3f\n", t->stage,
-				       stat_names[t->stat], t->limit_ns / 1e3);
+				       irqstorm_stat_key(t->stat), t->limit_ns / 1e3);
 	}
 	g_string_append(out, "\n[changes]\n");
 	for (guint i = 0; i < sc->changes->len; i++) {
@@ -993,9 +989,4 @@ const char *irqstorm_irq_mode_name(IrqstormIrqMode m)
 const char *irqstorm_accel_name(IrqstormAccel a)
 {
 	return accel_names[a];
-}
-
-const char *irqstorm_limit_stat_name(IrqstormLimitStat s)
-{
-	return stat_names[s];
 }

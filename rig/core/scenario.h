@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "irqstorm/abi.h"
+#include "summary-keys.h"
 
 #define IRQSTORM_SCENARIO_ERROR (irqstorm_scenario_error_quark())
 GQuark irqstorm_scenario_error_quark(void);
@@ -58,19 +59,10 @@ typedef enum {
 	IRQSTORM_IRQS_MSIX,
 } IrqstormIrqMode;
 
-/* The statistics a threshold may bound. */
-typedef enum {
-	IRQSTORM_LIMIT_MAX,
-	IRQSTORM_LIMIT_P99,
-	IRQSTORM_LIMIT_P99_9,
-	IRQSTORM_LIMIT_AVG,
-	IRQSTORM_LIMIT_COUNT,	/* not a statistic */
-} IrqstormLimitStat;
-
 /* [thresholds] <stage>_<stat>_us = limit: exceeding it makes exit status 2. */
 typedef struct {
 	char *stage;		/* a stage name: hardirq, thread, done, ... */
-	IrqstormLimitStat stat;
+	IrqstormStat stat;	/* one that irqstorm_stat_boundable() */
 	guint64 limit_ns;
 } IrqstormThreshold;
 
@@ -176,7 +168,6 @@ const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
-const char *irqstorm_limit_stat_name(IrqstormLimitStat s);
 char *irqstorm_scenario_to_ini(const IrqstormScenario *sc);
 
 #endif /* IRQSTORM_SCENARIO_H */

@@ -1,17 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The names a run's results are written with and read back by: one
- * place for the writer (results) and the reader (summary.c).
+ * The names a run's results are written with and read back by, in one
+ * place: the writer (summary-write.c, output.c, marker.c), the reader
+ * (summary.c) and [thresholds] (scenario.c) take them from here.
  */
 #ifndef IRQSTORM_SUMMARY_KEYS_H
 #define IRQSTORM_SUMMARY_KEYS_H
 
 #include <glib.h>
 
+#include "hist.h"
+
 G_BEGIN_DECLS
 
 #define IRQSTORM_SUMMARY_FILE	"summary.json"
 #define IRQSTORM_MARKER_FILE	"INCOMPLETE"	/* marker.h */
+
+/* Members of summary.json that the reader uses too. */
+#define IRQSTORM_KEY_COMPLETE		"complete"
+#define IRQSTORM_KEY_INCOMPLETE_REASON	"incomplete_reason"
+#define IRQSTORM_KEY_RETURN_CODE	"return_code"	/* the run's exit status */
+#define IRQSTORM_KEY_FAILED_CHECKS	"failed_checks"
+#define IRQSTORM_KEY_COUNTS		"counts"
+#define IRQSTORM_KEY_GUEST		"guest"		/* counts.guest: its result line */
+#define IRQSTORM_KEY_STAGES		"stages"
+#define IRQSTORM_KEY_CYCLES		"cycles"	/* a stage's count of samples */
+
+/* The statistics of a stage, in the order the compare table shows them. */
+typedef enum {
+	IRQSTORM_STAT_MIN,
+	IRQSTORM_STAT_P50,
+	IRQSTORM_STAT_P90,
+	IRQSTORM_STAT_P99,
+	IRQSTORM_STAT_P99_9,
+	IRQSTORM_STAT_P99_99,
+	IRQSTORM_STAT_MAX,
+	IRQSTORM_STAT_AVG,
+	IRQSTORM_STAT_COUNT
+} IrqstormStat;
+
+/* Its member name in a stage object, and in [thresholds] ("p99_9"). */
+const char *irqstorm_stat_key(IrqstormStat s);
+
+/* Its name in tables ("p99.9"). */
+const char *irqstorm_stat_title(IrqstormStat s);
+
+/* The percentile it is (99.9), or 0 when it is none. */
+double irqstorm_stat_percentile(IrqstormStat s);
+
+/* Whether a [thresholds] key may bound it (max, p99, p99_9, avg). */
+gboolean irqstorm_stat_boundable(IrqstormStat s);
+
+/* Its value in ns from a histogram with samples: min, max and the
+ * percentiles as hist.h computes them, the average truncated. */
+guint64 irqstorm_stat_value(const IrqstormHist *h, IrqstormStat s);
 
 G_END_DECLS
 

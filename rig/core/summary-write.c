@@ -10,6 +10,7 @@
 #include "irqstorm/abi.h"
 #include "output.h"
 #include "stages.h"
+#include "summary-keys.h"
 
 #define SUMMARY_FILE_VERSION 1
 
@@ -68,7 +69,7 @@ static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
 
 		json_builder_begin_object(b);
 		add_str(b, "stage", r->threshold->stage);
-		add_str(b, "stat", irqstorm_limit_stat_name(r->threshold->stat));
+		add_str(b, "stat", irqstorm_stat_key(r->threshold->stat));
 		add_u64(b, "limit_ns", r->threshold->limit_ns);
 		json_builder_set_member_name(b, "value_ns");
 		if (r->measured)
@@ -219,7 +220,7 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 		json_builder_add_null_value(b);
 	}
 
-	json_builder_set_member_name(b, "guest");
+	json_builder_set_member_name(b, IRQSTORM_KEY_GUEST);
 	json_builder_begin_object(b);
 	if (res->console->result) {
 		GHashTableIter it;
@@ -273,7 +274,7 @@ static void add_storm(JsonBuilder *b, const IrqstormResults *res)
 /* Every stage of a tally, as an object of stage objects. */
 static void add_stages(JsonBuilder *b, const IrqstormTally *t, gboolean probe)
 {
-	json_builder_set_member_name(b, "stages");
+	json_builder_set_member_name(b, IRQSTORM_KEY_STAGES);
 	json_builder_begin_object(b);
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
 		if (st == IRQSTORM_STAGE_PROBE && !probe)
@@ -332,11 +333,11 @@ JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
 	json_builder_begin_object(b);
 	add_u64(b, "file_version", SUMMARY_FILE_VERSION);
 	add_u64(b, "abi_version", IRQSTORM_ABI_VERSION);
-	add_u64(b, "return_code", return_code);
-	json_builder_set_member_name(b, "complete");
+	add_u64(b, IRQSTORM_KEY_RETURN_CODE, return_code);
+	json_builder_set_member_name(b, IRQSTORM_KEY_COMPLETE);
 	json_builder_add_boolean_value(b, res->checks->complete);
-	add_str(b, "incomplete_reason", res->checks->incomplete_reason);
-	json_builder_set_member_name(b, "failed_checks");
+	add_str(b, IRQSTORM_KEY_INCOMPLETE_REASON, res->checks->incomplete_reason);
+	json_builder_set_member_name(b, IRQSTORM_KEY_FAILED_CHECKS);
 	json_builder_begin_array(b);
 	for (guint i = 0; i < res->checks->failed_checks->len; i++)
 		json_builder_add_string_value(b, res->checks->failed_checks->pdata[i]);
@@ -367,7 +368,7 @@ JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
 	else
 		json_builder_add_null_value(b);
 
-	json_builder_set_member_name(b, "counts");
+	json_builder_set_member_name(b, IRQSTORM_KEY_COUNTS);
 	json_builder_begin_object(b);
 	add_counts(b, res);
 	json_builder_end_object(b);

@@ -10,32 +10,6 @@
 
 G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
 
-static const struct {
-	const char *key;
-	const char *title;
-} stats[IRQSTORM_STAT_COUNT] = {
-	[IRQSTORM_STAT_MIN] = { "min", "min" },
-	[IRQSTORM_STAT_P50] = { "p50", "p50" },
-	[IRQSTORM_STAT_P90] = { "p90", "p90" },
-	[IRQSTORM_STAT_P99] = { "p99", "p99" },
-	[IRQSTORM_STAT_P99_9] = { "p99_9", "p99.9" },
-	[IRQSTORM_STAT_P99_99] = { "p99_99", "p99.99" },
-	[IRQSTORM_STAT_MAX] = { "max", "max" },
-	[IRQSTORM_STAT_AVG] = { "avg", "avg" },
-};
-
-const char *irqstorm_stat_key(IrqstormStat s)
-{
-	g_return_val_if_fail(s < IRQSTORM_STAT_COUNT, NULL);
-	return stats[s].key;
-}
-
-const char *irqstorm_stat_title(IrqstormStat s)
-{
-	g_return_val_if_fail(s < IRQSTORM_STAT_COUNT, NULL);
-	return stats[s].title;
-}
-
 static void stage_free(gpointer p)
 {
 	IrqstormStageStats *st = p;
@@ -116,7 +90,7 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 		return NULL;
 	}
 	o = json_node_get_object(node);
-	cycles = json_object_get_member(o, "cycles");
+	cycles = json_object_get_member(o, IRQSTORM_KEY_CYCLES);
 	if (!cycles || !JSON_NODE_HOLDS_VALUE(cycles) ||
 	    json_node_get_value_type(cycles) != G_TYPE_INT64 ||
 	    json_node_get_int(cycles) < 0) {
@@ -128,7 +102,7 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	st->name = g_strdup(name);
 	st->cycles = (guint64)json_node_get_int(cycles);
 	for (int i = 0; i < IRQSTORM_STAT_COUNT; i++)
-		if (!read_stat(o, name, stats[i].key, path, &st->v[i], error))
+		if (!read_stat(o, name, irqstorm_stat_key(i), path, &st->v[i], error))
 			return NULL;
 	return g_ptr_array_steal_index(hold, 0);
 }
@@ -147,11 +121,11 @@ static char *string_member(JsonObject *obj, const char *name)
 /* The guest's own verdict, counts.guest.status and .reason, if any. */
 static void read_guest_status(IrqstormSummary *s, JsonObject *root)
 {
-	JsonNode *n = json_object_get_member(root, "counts");
+	JsonNode *n = json_object_get_member(root, IRQSTORM_KEY_COUNTS);
 	JsonObject *guest = NULL;
 
 	if (n && JSON_NODE_HOLDS_OBJECT(n)) {
-		n = json_object_get_member(json_node_get_object(n), "guest");
+		n = json_object_get_member(json_node_get_object(n), IRQSTORM_KEY_GUEST);
 		if (n && JSON_NODE_HOLDS_OBJECT(n))
 			guest = json_node_get_object(n);
 	}
@@ -187,7 +161,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	}
 	root = json_node_get_object(n);
 
-	n = json_object_get_member(root, "complete");
+	n = json_object_get_member(root, IRQSTORM_KEY_COMPLETE);
 	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
 	    json_node_get_value_type(n) != G_TYPE_BOOLEAN) {
 		invalid(error, path, "not an irqstorm summary (no boolean \"complete\")");
@@ -196,20 +170,20 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	s->complete = json_node_get_boolean(n);
 	if (!s->complete) {
 		const char *why = json_object_get_string_member_with_default(
-			root, "incomplete_reason", NULL);
+			root, IRQSTORM_KEY_INCOMPLETE_REASON, NULL);
 
 		s->incomplete_reason = g_strdup(why ? why : "the run did not finish");
 	}
 
-	n = json_object_get_member(root, "return_code");
+	n = json_object_get_member(root, IRQSTORM_KEY_RETURN_CODE);
 	if (n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64)
 		s->return_code = (int)json_node_get_int(n);
-	n = json_object_get_member(root, "failed_checks");
+	n = json_object_get_member(root, IRQSTORM_KEY_FAILED_CHECKS);
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
 	read_guest_status(s, root);
 
-	n = json_object_get_member(root, "stages");
+	n = json_object_get_member(root, IRQSTORM_KEY_STAGES);
 	/* A run that ended before it collected anything (QEMU did not
 	 * start) has no stages: that is its summary. */
 	if (!n && !s->complete)
@@ -245,8 +219,8 @@ static char *marker_reason(const char *marker)
 
 IrqstormSummary *irqstorm_summary_load(const char *dir, GError **error)
 {
-	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
-	g_autofree char *marker = g_build_filename(dir, "INCOMPLETE", NULL);
+	g_autofree char *path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
+	g_autofree char *marker = g_build_filename(dir, IRQSTORM_MARKER_FILE, NULL);
 	g_autofree char *text = NULL;
 	g_autoptr(GError) err = NULL;
 	gsize len = 0;

@@ -2,7 +2,8 @@
 /*
  * Reading a finished run back: the parts of DIR/summary.json that compare,
  * plot and matrix use, and whether the run is complete. The file is written
- * by results.c; this side only reads it, and is lenient about what it does
+ * by summary-write.c, with the names of summary-keys.h; this side only
+ * reads it, and is lenient about what it does
  * not use (unknown members are ignored, stages are taken in the file's
  * order, whatever their names).
  */
@@ -10,6 +11,8 @@
 #define IRQSTORM_SUMMARY_H
 
 #include <glib.h>
+
+#include "summary-keys.h"
 
 G_BEGIN_DECLS
 
@@ -20,23 +23,6 @@ typedef enum {
 	IRQSTORM_SUMMARY_ERROR_MISSING,	/* no summary.json */
 	IRQSTORM_SUMMARY_ERROR_INVALID,	/* not JSON, or not an irqstorm summary */
 } IrqstormSummaryError;
-
-/* The per-stage statistics, in the order the compare table shows them. */
-typedef enum {
-	IRQSTORM_STAT_MIN,
-	IRQSTORM_STAT_P50,
-	IRQSTORM_STAT_P90,
-	IRQSTORM_STAT_P99,
-	IRQSTORM_STAT_P99_9,
-	IRQSTORM_STAT_P99_99,
-	IRQSTORM_STAT_MAX,
-	IRQSTORM_STAT_AVG,
-	IRQSTORM_STAT_COUNT
-} IrqstormStat;
-
-/* The member name in summary.json ("p99_9") and the name shown ("p99.9"). */
-const char *irqstorm_stat_key(IrqstormStat s);
-const char *irqstorm_stat_title(IrqstormStat s);
 
 typedef struct {
 	char *name;

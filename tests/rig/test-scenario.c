@@ -359,7 +359,7 @@ static void test_thresholds(void)
 	g_assert_cmpuint(sc->thresholds->len, ==, 3);
 	t = &g_array_index(sc->thresholds, IrqstormThreshold, 1);
 	g_assert_cmpstr(t->stage, ==, "probe");
-	g_assert_cmpint(t->stat, ==, IRQSTORM_LIMIT_P99_9);
+	g_assert_cmpint(t->stat, ==, IRQSTORM_STAT_P99_9);
 	g_assert_cmpuint(t->limit_ns, ==, 50500);
 	g_assert_true(irqstorm_scenario_set(sc, "thresholds.done_max_us=99", &err));
 	g_assert_cmpuint(sc->thresholds->len, ==, 3);
