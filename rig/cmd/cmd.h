@@ -1,15 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The command layer: the commands main.c dispatches to, and what they
- * share. Each command parses its own options with GOptionContext (argv[0]
- * is the command's name) and returns an IRQSTORM_EXIT_* code.
+ * share, so that every command looks and behaves alike:
+ *
+ * - Options: each command declares its GOptionEntry table and parses it
+ *   with irqstorm_cmd_options() and irqstorm_cmd_parse(); argv[0] is the
+ *   command's name. A bad command line is irqstorm_usage_error(): the
+ *   message, then the command's help, on stderr; exit status 1.
+ * - Help: the context's parameter string is "ARGS - what it does"; its
+ *   description says what the command writes and how to read it, then
+ *   "Exit status: ..." and "Examples:" with a few command lines.
+ * - Errors: "irqstorm: message" on stderr (irqstorm_cmd_fail()).
+ * - Exit statuses: IRQSTORM_EXIT_*; a run's verdict maps to one.
+ * - Tables: IrqstormTable lays out text columns; JSON is built with
+ *   core/json-build.h and printed with irqstorm_cmd_print_json().
  */
 #ifndef IRQSTORM_CMD_H
 #define IRQSTORM_CMD_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
-#include "core/results.h"
+#include "core/checks.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +34,7 @@ enum {
 					 * spin timed out, the kernel disabled
 					 * an interrupt line ("nobody cared"), or
 					 * a livelock: the device ended the storm */
+	IRQSTORM_EXIT_TOOL_FAILURE = 4,	/* matrix: a cell ended in a tool failure */
 };
 
 /* The exit status of a run judged so. */
@@ -32,8 +45,64 @@ int irqstorm_cmd_compare(int argc, char **argv);	/* compare.c */
 int irqstorm_cmd_plot(int argc, char **argv);		/* plot.c */
 int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
 
-/* Print "irqstorm: msg" and the context's help to stderr; returns 1. */
-int irqstorm_usage_error(GOptionContext *ctx, const char *msg);
+/* ---- options and errors ---- */
+
+/* A command's options: "ARGS - what it does", its entries, its help. */
+GOptionContext *irqstorm_cmd_options(const char *parameters,
+				     const GOptionEntry *entries,
+				     const char *description);
+
+/* Parse the command line; FALSE after a usage error. */
+gboolean irqstorm_cmd_parse(GOptionContext *ctx, int *argc, char ***argv);
+
+/* Print "irqstorm: message" and the command's help to stderr; returns 1. */
+int irqstorm_usage_error(GOptionContext *ctx, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+/* Print "irqstorm: message" to stderr; returns 1. */
+int irqstorm_cmd_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* --label: none, or one per DIR (n); else a usage error and FALSE. */
+gboolean irqstorm_cmd_check_labels(GOptionContext *ctx, char **labels, guint n);
+
+/* results/<the scenario file's name without extension><suffix> */
+char *irqstorm_cmd_default_out(const char *scenario, const char *suffix);
+
+/* Print a JSON document on stdout, as the rig writes its files. */
+void irqstorm_cmd_print_json(JsonNode *root);
+
+/* ---- tables ---- */
+
+/*
+ * Columns of text, each as wide as its widest cell (in characters),
+ * left-aligned unless aligned right, two spaces apart unless given another
+ * gap; headings may span several columns above them (and widen the last
+ * when they need to). No line has trailing blanks.
+ */
+typedef struct IrqstormTable IrqstormTable;
+
+IrqstormTable *irqstorm_table_new(guint ncols);
+void irqstorm_table_free(IrqstormTable *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormTable, irqstorm_table_free)
+
+/* Columns from first on are aligned right. */
+void irqstorm_table_align_right(IrqstormTable *t, guint first);
+
+/* The spaces before column col (default 2). */
+void irqstorm_table_set_gap(IrqstormTable *t, guint col, guint spaces);
+
+/* A heading over columns col .. col + n - 1, on a line of its own. */
+void irqstorm_table_add_heading(IrqstormTable *t, guint col, guint n,
+				const char *title);
+
+/* Add a row of ncols cells (a GStrv, taken); returns its index. */
+guint irqstorm_table_add_row(IrqstormTable *t, char **cells);
+
+/* The line of headings, if there are any, then each row in order. */
+void irqstorm_table_render(IrqstormTable *t, GString *out);
+
+/* Only row i, as a line. */
+void irqstorm_table_render_row(IrqstormTable *t, guint i, GString *out);
 
 G_END_DECLS
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "core/json-build.h"
 
 /* The statistics shown, in column order. */
 static const IrqstormStat shown[] = {
@@ -56,25 +57,6 @@ static char *row_label(const IrqstormSummary *run)
 	return g_strdup_printf("%s%s%s", run->label,
 			       run->complete ? "" : " [INCOMPLETE]",
 			       run->failed_checks ? " [checks failed]" : "");
-}
-
-/* Display width of s: characters if it is UTF-8, else bytes. */
-static gsize text_width(const char *s)
-{
-	return g_utf8_validate(s, -1, NULL) ? (gsize)g_utf8_strlen(s, -1) : strlen(s);
-}
-
-static void append_padded(GString *out, const char *s, gsize width, gboolean right)
-{
-	gsize w = text_width(s);
-
-	if (right)
-		for (; w < width; w++)
-			g_string_append_c(out, ' ');
-	g_string_append(out, s);
-	if (!right)
-		for (; w < width; w++)
-			g_string_append_c(out, ' ');
 }
 
 /* Stage names to show: the given ones, or every stage of any run. */
@@ -142,53 +124,9 @@ static char **header_row(guint n)
 	return row_end(row);
 }
 
-GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit)
+/* Under the table: why runs are marked. */
+static void append_notes(GString *out, IrqstormSummary *const *runs, guint n)
 {
-	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
-	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-	g_autofree gsize *width = NULL;
-	guint ncols;
-	GString *out = g_string_new(NULL);
-
-	g_return_val_if_fail(n > 0, out);
-
-	/* Every row of every block, so that all blocks share column widths. */
-	g_ptr_array_add(rows, header_row(n));
-	for (guint s = 0; s < names->len; s++)
-		for (guint i = 0; i < n; i++)
-			g_ptr_array_add(rows, table_row(runs, n, i, names->pdata[s], unit));
-	ncols = g_strv_length(rows->pdata[0]);
-	width = g_new0(gsize, ncols);
-	for (guint r = 0; r < rows->len; r++) {
-		char **row = rows->pdata[r];
-
-		for (guint c = 0; c < ncols; c++)
-			width[c] = MAX(width[c], text_width(row[c]));
-	}
-
-	for (guint s = 0; s < names->len; s++) {
-		if (s)
-			g_string_append_c(out, '\n');
-		g_string_append_printf(out, "%s (%s)\n", (char *)names->pdata[s],
-				       unit_name(unit));
-		for (guint r = 0; r <= n; r++) {
-			char **row = rows->pdata[r ? 1 + s * n + (r - 1) : 0];
-			GString *line = g_string_new(NULL);
-
-			for (guint c = 0; c < ncols; c++) {
-				if (c)
-					g_string_append(line, "  ");
-				append_padded(line, row[c], width[c], c > 0);
-			}
-			/* No trailing blanks (the first run's empty ratios). */
-			while (line->len && line->str[line->len - 1] == ' ')
-				g_string_truncate(line, line->len - 1);
-			g_string_append_printf(out, "%s\n", line->str);
-			g_string_free(line, TRUE);
-		}
-	}
-
 	if (n > 1)
 		g_string_append_printf(out, "\nratios: p99 and max over those of the first run, %s\n",
 				       runs[0]->label);
@@ -204,27 +142,82 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
 					       runs[i]->failed_checks == 1 ? "" : "s",
 					       runs[i]->path);
 	}
+}
+
+GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
+				const char *const *stages, IrqstormUnit unit)
+{
+	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(IrqstormTable) table = NULL;
+	GString *out = g_string_new(NULL);
+	char **head;
+
+	g_return_val_if_fail(n > 0, out);
+
+	/* Every row of every block in one table, so that all blocks share
+	 * column widths; each block repeats the header. */
+	head = header_row(n);
+	table = irqstorm_table_new(g_strv_length(head));
+	irqstorm_table_align_right(table, 1);
+	irqstorm_table_add_row(table, head);
+	for (guint s = 0; s < names->len; s++)
+		for (guint i = 0; i < n; i++)
+			irqstorm_table_add_row(table, table_row(runs, n, i,
+								names->pdata[s], unit));
+	for (guint s = 0; s < names->len; s++) {
+		if (s)
+			g_string_append_c(out, '\n');
+		g_string_append_printf(out, "%s (%s)\n", (char *)names->pdata[s],
+				       unit_name(unit));
+		irqstorm_table_render_row(table, 0, out);
+		for (guint i = 0; i < n; i++)
+			irqstorm_table_render_row(table, 1 + s * n + i, out);
+	}
+	append_notes(out, runs, n);
 	return out;
 }
 
+/* A value in the unit: us with ns precision, or ns as an integer. */
 static void add_value(JsonBuilder *b, const char *name, double ns, IrqstormUnit unit)
 {
-	json_builder_set_member_name(b, name);
-	if (isnan(ns))
-		json_builder_add_null_value(b);
-	else if (unit == IRQSTORM_UNIT_NS)
-		json_builder_add_int_value(b, (gint64)llround(ns));
+	if (unit == IRQSTORM_UNIT_NS)
+		irqstorm_json_add_rounded(b, name, ns);
 	else
-		json_builder_add_double_value(b, ns / 1e3);
+		irqstorm_json_add_double(b, name, ns / 1e3);
 }
 
-static void add_ratio(JsonBuilder *b, const char *name, double r)
+static void add_run(JsonBuilder *b, const IrqstormSummary *run)
 {
-	json_builder_set_member_name(b, name);
-	if (isnan(r))
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_double_value(b, r);
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "label", run->label);
+	irqstorm_json_add_string(b, "dir", run->dir);
+	irqstorm_json_add_bool(b, "complete", run->complete);
+	irqstorm_json_add_string(b, "incomplete_reason", run->incomplete_reason);
+	irqstorm_json_add_int(b, "return_code", run->return_code);
+	irqstorm_json_add_int(b, "failed_checks", run->failed_checks);
+	json_builder_end_object(b);
+}
+
+/* The row of run i in a stage: the table's row as numbers. */
+static void add_row(JsonBuilder *b, IrqstormSummary *const *runs, guint i,
+		    const char *stage, IrqstormUnit unit)
+{
+	const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
+	const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
+
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "label", runs[i]->label);
+	irqstorm_json_add_bool(b, "present", st != NULL);
+	irqstorm_json_add_rounded(b, "cycles", st ? (double)st->cycles : NAN);
+	for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
+		add_value(b, irqstorm_stat_key(shown[k]), stat_of(st, shown[k]), unit);
+	irqstorm_json_add_double(b, "p99_ratio", i == 0 ? NAN :
+				 ratio(stat_of(st, IRQSTORM_STAT_P99),
+				       stat_of(ref, IRQSTORM_STAT_P99)));
+	irqstorm_json_add_double(b, "max_ratio", i == 0 ? NAN :
+				 ratio(stat_of(st, IRQSTORM_STAT_MAX),
+				       stat_of(ref, IRQSTORM_STAT_MAX)));
+	json_builder_end_object(b);
 }
 
 JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
@@ -234,69 +227,22 @@ JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "unit");
-	json_builder_add_string_value(b, unit_name(unit));
-	json_builder_set_member_name(b, "reference");
-	json_builder_add_string_value(b, n ? runs[0]->label : "");
-
+	irqstorm_json_add_string(b, "unit", unit_name(unit));
+	irqstorm_json_add_string(b, "reference", n ? runs[0]->label : "");
 	json_builder_set_member_name(b, "runs");
 	json_builder_begin_array(b);
-	for (guint i = 0; i < n; i++) {
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "label");
-		json_builder_add_string_value(b, runs[i]->label);
-		json_builder_set_member_name(b, "dir");
-		json_builder_add_string_value(b, runs[i]->dir);
-		json_builder_set_member_name(b, "complete");
-		json_builder_add_boolean_value(b, runs[i]->complete);
-		json_builder_set_member_name(b, "incomplete_reason");
-		if (runs[i]->incomplete_reason)
-			json_builder_add_string_value(b, runs[i]->incomplete_reason);
-		else
-			json_builder_add_null_value(b);
-		json_builder_set_member_name(b, "return_code");
-		json_builder_add_int_value(b, runs[i]->return_code);
-		json_builder_set_member_name(b, "failed_checks");
-		json_builder_add_int_value(b, runs[i]->failed_checks);
-		json_builder_end_object(b);
-	}
+	for (guint i = 0; i < n; i++)
+		add_run(b, runs[i]);
 	json_builder_end_array(b);
-
 	json_builder_set_member_name(b, "stages");
 	json_builder_begin_array(b);
 	for (guint s = 0; s < names->len; s++) {
-		const char *stage = names->pdata[s];
-		const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
-
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "name");
-		json_builder_add_string_value(b, stage);
+		irqstorm_json_add_string(b, "name", names->pdata[s]);
 		json_builder_set_member_name(b, "rows");
 		json_builder_begin_array(b);
-		for (guint i = 0; i < n; i++) {
-			const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
-
-			json_builder_begin_object(b);
-			json_builder_set_member_name(b, "label");
-			json_builder_add_string_value(b, runs[i]->label);
-			json_builder_set_member_name(b, "present");
-			json_builder_add_boolean_value(b, st != NULL);
-			json_builder_set_member_name(b, "cycles");
-			if (st)
-				json_builder_add_int_value(b, (gint64)st->cycles);
-			else
-				json_builder_add_null_value(b);
-			for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
-				add_value(b, irqstorm_stat_key(shown[k]),
-					  stat_of(st, shown[k]), unit);
-			add_ratio(b, "p99_ratio", i == 0 ? NAN :
-				  ratio(stat_of(st, IRQSTORM_STAT_P99),
-					stat_of(ref, IRQSTORM_STAT_P99)));
-			add_ratio(b, "max_ratio", i == 0 ? NAN :
-				  ratio(stat_of(st, IRQSTORM_STAT_MAX),
-					stat_of(ref, IRQSTORM_STAT_MAX)));
-			json_builder_end_object(b);
-		}
+		for (guint i = 0; i < n; i++)
+			add_row(b, runs, i, names->pdata[s], unit);
 		json_builder_end_array(b);
 		json_builder_end_object(b);
 	}
@@ -334,6 +280,50 @@ static const char compare_description[] =
 	"  irqstorm compare results/a results/b --label before --label after --unit ns\n"
 	"  irqstorm compare results/*/ --json > comparison.json\n";
 
+/* Each DIR's summary; NULL after saying which could not be read. */
+static GPtrArray *load_runs(char **dirs, guint n, char **labels)
+{
+	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_summary_free);
+	gboolean failed = FALSE;
+
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GError) e = NULL;
+		IrqstormSummary *s = irqstorm_summary_load(dirs[i], &e);
+
+		if (!s) {
+			irqstorm_cmd_fail("%s", e->message);
+			failed = TRUE;
+			continue;
+		}
+		g_ptr_array_add(runs, s);
+	}
+	if (failed)
+		return NULL;
+	irqstorm_summaries_label((IrqstormSummary *const *)runs->pdata, runs->len,
+				 (const char *const *)labels);
+	return g_steal_pointer(&runs);
+}
+
+/* Every --stage must be a stage of some run. */
+static gboolean check_stages(GPtrArray *runs, char **stages)
+{
+	g_autoptr(GPtrArray) known = irqstorm_summaries_stage_names(
+		(IrqstormSummary *const *)runs->pdata, runs->len);
+	g_autofree char *list = NULL;
+
+	for (gsize i = 0; stages && stages[i]; i++) {
+		if (g_ptr_array_find_with_equal_func(known, stages[i], g_str_equal, NULL))
+			continue;
+		g_ptr_array_add(known, NULL);
+		list = g_strjoinv(", ", (char **)known->pdata);
+		irqstorm_cmd_fail("no run has a stage '%s' (stages: %s)", stages[i],
+				  *list ? list : "none");
+		return FALSE;
+	}
+	return TRUE;
+}
+
 int irqstorm_cmd_compare(int argc, char **argv)
 {
 	g_auto(GStrv) labels = NULL;
@@ -351,78 +341,34 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		  "Print the comparison as JSON instead of a table", NULL },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - compare finished runs");
-	g_autoptr(GError) err = NULL;
-	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)irqstorm_summary_free);
-	g_autoptr(GPtrArray) known = NULL;
+	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
+		"DIR... - compare finished runs", entries, compare_description);
+	g_autoptr(GPtrArray) runs = NULL;
+	IrqstormSummary *const *r;
 	IrqstormUnit unit = IRQSTORM_UNIT_US;
-	gboolean failed = FALSE;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx, compare_description);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return irqstorm_usage_error(ctx, err->message);
+	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
+		return IRQSTORM_EXIT_ERROR;
 	if (argc < 2)
 		return irqstorm_usage_error(ctx, "compare needs at least one result DIR");
 	if (unit_arg && !strcmp(unit_arg, "ns"))
 		unit = IRQSTORM_UNIT_NS;
 	else if (unit_arg && strcmp(unit_arg, "us"))
 		return irqstorm_usage_error(ctx, "--unit must be us or ns");
-	if (labels && g_strv_length(labels) != (guint)argc - 1) {
-		g_autofree char *msg = g_strdup_printf(
-			"%u --label for %d DIRs: give one per DIR, or none",
-			g_strv_length(labels), argc - 1);
-
-		return irqstorm_usage_error(ctx, msg);
-	}
-
-	for (int i = 1; i < argc; i++) {
-		g_autoptr(GError) e = NULL;
-		IrqstormSummary *s = irqstorm_summary_load(argv[i], &e);
-
-		if (!s) {
-			g_printerr("irqstorm: %s\n", e->message);
-			failed = TRUE;
-			continue;
-		}
-		g_ptr_array_add(runs, s);
-	}
-	if (failed)
+	if (!irqstorm_cmd_check_labels(ctx, labels, argc - 1))
 		return IRQSTORM_EXIT_ERROR;
-	irqstorm_summaries_label((IrqstormSummary *const *)runs->pdata, runs->len,
-				 (const char *const *)labels);
-
-	known = irqstorm_summaries_stage_names((IrqstormSummary *const *)runs->pdata,
-					       runs->len);
-	for (gsize i = 0; stages && stages[i]; i++) {
-		if (!g_ptr_array_find_with_equal_func(known, stages[i], g_str_equal, NULL)) {
-			g_autofree char *list = NULL;
-
-			g_ptr_array_add(known, NULL);
-			list = g_strjoinv(", ", (char **)known->pdata);
-			g_printerr("irqstorm: no run has a stage '%s' (stages: %s)\n",
-				   stages[i], *list ? list : "none");
-			return IRQSTORM_EXIT_ERROR;
-		}
-	}
-
+	runs = load_runs(argv + 1, argc - 1, labels);
+	if (!runs || !check_stages(runs, stages))
+		return IRQSTORM_EXIT_ERROR;
+	r = (IrqstormSummary *const *)runs->pdata;
 	if (json) {
 		g_autoptr(JsonNode) root = irqstorm_compare_json(
-			(IrqstormSummary *const *)runs->pdata, runs->len,
-			(const char *const *)stages, unit);
-		g_autoptr(JsonGenerator) gen = json_generator_new();
-		g_autofree char *text = NULL;
+			r, runs->len, (const char *const *)stages, unit);
 
-		json_generator_set_pretty(gen, TRUE);
-		json_generator_set_indent(gen, 2);
-		json_generator_set_root(gen, root);
-		text = json_generator_to_data(gen, NULL);
-		printf("%s\n", text);
+		irqstorm_cmd_print_json(root);
 	} else {
 		g_autoptr(GString) table = irqstorm_compare_table(
-			(IrqstormSummary *const *)runs->pdata, runs->len,
-			(const char *const *)stages, unit);
+			r, runs->len, (const char *const *)stages, unit);
 
 		fputs(table->str, stdout);
 	}

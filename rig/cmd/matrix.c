@@ -22,6 +22,7 @@
 
 #include "cmd.h"
 #include "core/launch.h"
+#include "core/json-build.h"
 #include "core/output.h"
 #include "core/scenario.h"
 #include "core/summary.h"
@@ -401,7 +402,7 @@ static void schedule(Matrix *m);
  */
 static char *cell_tail(const CellRun *r)
 {
-	g_autofree char *marker = g_build_filename(r->dir, "INCOMPLETE", NULL);
+	g_autofree char *marker = g_build_filename(r->dir, IRQSTORM_MARKER_FILE, NULL);
 	g_autofree char *log = g_build_filename(r->dir, CELL_LOG, NULL);
 	g_autofree char *why = last_line(marker);
 
@@ -605,14 +606,11 @@ static void run_cells(Matrix *m)
 
 /* ---- matrix.json and the table ----------------------------------------- */
 
-static void add_strv(JsonBuilder *b, const char *name, char **v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (gsize i = 0; v && v[i]; i++)
-		json_builder_add_string_value(b, v[i]);
-	json_builder_end_array(b);
-}
+/* The statistics matrix.json keeps of every stage, and the table shows. */
+static const IrqstormStat json_stats[] = {
+	IRQSTORM_STAT_P50, IRQSTORM_STAT_P99, IRQSTORM_STAT_MAX,
+};
+static const IrqstormStat table_stats[] = { IRQSTORM_STAT_P99, IRQSTORM_STAT_MAX };
 
 static const char *state_name(const CellRun *r)
 {
@@ -629,13 +627,45 @@ static const char *state_name(const CellRun *r)
 	}
 }
 
-static void add_stat(JsonBuilder *b, const char *name, double v)
+/* Per stage of the cell's summary, the json_stats in ns (null: none). */
+static void add_cell_stages(JsonBuilder *b, const IrqstormSummary *s)
 {
-	json_builder_set_member_name(b, name);
-	if (isnan(v))
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, (gint64)llround(v));
+	json_builder_set_member_name(b, "stages");
+	json_builder_begin_object(b);
+	for (guint i = 0; s && i < s->stages->len; i++) {
+		const IrqstormStageStats *st = s->stages->pdata[i];
+
+		json_builder_set_member_name(b, st->name);
+		json_builder_begin_object(b);
+		for (gsize k = 0; k < G_N_ELEMENTS(json_stats); k++)
+			irqstorm_json_add_rounded(b, irqstorm_stat_key(json_stats[k]),
+						  st->cycles ? st->v[json_stats[k]] : NAN);
+		json_builder_end_object(b);
+	}
+	json_builder_end_object(b);
+}
+
+static void add_cell(JsonBuilder *b, const CellRun *r, GPtrArray *varies)
+{
+	gboolean exited = r->state == CELL_SKIPPED ||
+			  (r->state == CELL_FINISHED && r->code >= 0);
+
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "dir", r->cell->name);
+	json_builder_set_member_name(b, "values");
+	json_builder_begin_object(b);
+	for (guint i = 0; i < varies->len; i++)
+		irqstorm_json_add_string(b, ((IrqstormVary *)varies->pdata[i])->key,
+					 r->cell->values[i]);
+	json_builder_end_object(b);
+	irqstorm_json_add_string(b, "status", state_name(r));
+	irqstorm_json_add_rounded(b, "exit_status", exited ? r->code : NAN);
+	irqstorm_json_add_bool(b, "complete", r->summary && r->summary->complete);
+	irqstorm_json_add_string(b, "ended", irqstorm_cell_end_name(r->end));
+	irqstorm_json_add_bool(b, "outcome", irqstorm_cell_end_is_outcome(r->end));
+	irqstorm_json_add_string(b, "reason", r->why);
+	add_cell_stages(b, r->summary);
+	json_builder_end_object(b);
 }
 
 static JsonNode *matrix_json(const Matrix *m, GPtrArray *varies)
@@ -643,74 +673,25 @@ static JsonNode *matrix_json(const Matrix *m, GPtrArray *varies)
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "scenario");
-	json_builder_add_string_value(b, m->scenario);
-	add_strv(b, "set", m->sets);
-	add_strv(b, "run_options", m->passthrough);
+	irqstorm_json_add_string(b, "scenario", m->scenario);
+	irqstorm_json_add_strv(b, "set", (const char *const *)m->sets);
+	irqstorm_json_add_strv(b, "run_options", (const char *const *)m->passthrough);
 	json_builder_set_member_name(b, "vary");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < varies->len; i++) {
 		const IrqstormVary *v = varies->pdata[i];
 
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "key");
-		json_builder_add_string_value(b, v->key);
-		add_strv(b, "values", v->values);
+		irqstorm_json_add_string(b, "key", v->key);
+		irqstorm_json_add_strv(b, "values", (const char *const *)v->values);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-	json_builder_set_member_name(b, "interrupted");
-	json_builder_add_boolean_value(b, m->interrupted);
-
+	irqstorm_json_add_bool(b, "interrupted", m->interrupted);
 	json_builder_set_member_name(b, "cells");
 	json_builder_begin_array(b);
-	for (guint c = 0; c < m->n; c++) {
-		const CellRun *r = &m->runs[c];
-
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "dir");
-		json_builder_add_string_value(b, r->cell->name);
-		json_builder_set_member_name(b, "values");
-		json_builder_begin_object(b);
-		for (guint i = 0; i < varies->len; i++) {
-			json_builder_set_member_name(b, ((IrqstormVary *)varies->pdata[i])->key);
-			json_builder_add_string_value(b, r->cell->values[i]);
-		}
-		json_builder_end_object(b);
-		json_builder_set_member_name(b, "status");
-		json_builder_add_string_value(b, state_name(r));
-		json_builder_set_member_name(b, "exit_status");
-		if (r->state == CELL_SKIPPED || (r->state == CELL_FINISHED && r->code >= 0))
-			json_builder_add_int_value(b, r->code);
-		else
-			json_builder_add_null_value(b);
-		json_builder_set_member_name(b, "complete");
-		json_builder_add_boolean_value(b, r->summary && r->summary->complete);
-		json_builder_set_member_name(b, "ended");
-		json_builder_add_string_value(b, irqstorm_cell_end_name(r->end));
-		json_builder_set_member_name(b, "outcome");
-		json_builder_add_boolean_value(b, irqstorm_cell_end_is_outcome(r->end));
-		json_builder_set_member_name(b, "reason");
-		if (r->why)
-			json_builder_add_string_value(b, r->why);
-		else
-			json_builder_add_null_value(b);
-		json_builder_set_member_name(b, "stages");
-		json_builder_begin_object(b);
-		for (guint s = 0; r->summary && s < r->summary->stages->len; s++) {
-			const IrqstormStageStats *st = r->summary->stages->pdata[s];
-			gboolean none = st->cycles == 0;
-
-			json_builder_set_member_name(b, st->name);
-			json_builder_begin_object(b);
-			add_stat(b, "p50", none ? NAN : st->v[IRQSTORM_STAT_P50]);
-			add_stat(b, "p99", none ? NAN : st->v[IRQSTORM_STAT_P99]);
-			add_stat(b, "max", none ? NAN : st->v[IRQSTORM_STAT_MAX]);
-			json_builder_end_object(b);
-		}
-		json_builder_end_object(b);
-		json_builder_end_object(b);
-	}
+	for (guint c = 0; c < m->n; c++)
+		add_cell(b, &m->runs[c], varies);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
@@ -830,129 +811,76 @@ static char *us_text(const IrqstormStageStats *st, IrqstormStat s)
 /* The union of the cells' stage names, in order of first appearance. */
 static GPtrArray *matrix_stages(const Matrix *m)
 {
-	GPtrArray *stages = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) summaries = g_ptr_array_new();
 
-	for (guint c = 0; c < m->n; c++) {
-		const IrqstormSummary *s = m->runs[c].summary;
-
-		for (guint i = 0; s && i < s->stages->len; i++) {
-			const IrqstormStageStats *st = s->stages->pdata[i];
-
-			if (!g_ptr_array_find_with_equal_func(stages, st->name,
-							      g_str_equal, NULL))
-				g_ptr_array_add(stages, g_strdup(st->name));
-		}
-	}
-	return stages;
+	for (guint c = 0; c < m->n; c++)
+		if (m->runs[c].summary)
+			g_ptr_array_add(summaries, m->runs[c].summary);
+	return irqstorm_summaries_stage_names((IrqstormSummary *const *)summaries->pdata,
+					      summaries->len);
 }
 
-/* Two header rows (the stage over its columns, then the columns), then a
- * row per cell: the varied values, exit, ended, then p99 and max (us) of
- * every stage. Returns GPtrArray of GStrv. */
-static GPtrArray *matrix_rows(const Matrix *m, GPtrArray *varies,
-			      GPtrArray *stages)
+/* The header row: the varied keys' names, exit, ended, each stage's stats. */
+static char **header_row(GPtrArray *varies, guint nstages)
 {
-	GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-	guint nv = varies->len, s0 = nv + 2, ncols = s0 + 2 * stages->len;
+	GPtrArray *row = g_ptr_array_new();
 
-	for (int h = 0; h < 2; h++) {
-		char **row = g_new0(char *, ncols + 1);
-
-		for (guint i = 0; i < nv; i++)
-			row[i] = g_strdup(h ? ((IrqstormVary *)varies->pdata[i])->name : "");
-		row[nv] = g_strdup(h ? "exit" : "");
-		row[nv + 1] = g_strdup(h ? "ended" : "");
-		for (guint s = 0; s < stages->len; s++) {
-			row[s0 + 2 * s] = g_strdup(h ? "p99" : (char *)stages->pdata[s]);
-			row[s0 + 2 * s + 1] = g_strdup(h ? "max" : "");
-		}
-		g_ptr_array_add(rows, row);
-	}
-	for (guint c = 0; c < m->n; c++) {
-		const CellRun *r = &m->runs[c];
-		char **row = g_new0(char *, ncols + 1);
-
-		for (guint i = 0; i < nv; i++)
-			row[i] = g_strdup(r->cell->values[i]);
-		row[nv] = cell_exit_text(r);
-		row[nv + 1] = g_strdup(r->state == CELL_RUNNING ? "running" :
-				       irqstorm_cell_end_name(r->end));
-		for (guint s = 0; s < stages->len; s++) {
-			const IrqstormStageStats *st = r->summary ?
-				irqstorm_summary_stage(r->summary, stages->pdata[s]) : NULL;
-
-			row[s0 + 2 * s] = us_text(st, IRQSTORM_STAT_P99);
-			row[s0 + 2 * s + 1] = us_text(st, IRQSTORM_STAT_MAX);
-		}
-		g_ptr_array_add(rows, row);
-	}
-	return rows;
+	for (guint i = 0; i < varies->len; i++)
+		g_ptr_array_add(row, g_strdup(((IrqstormVary *)varies->pdata[i])->name));
+	g_ptr_array_add(row, g_strdup("exit"));
+	g_ptr_array_add(row, g_strdup("ended"));
+	for (guint s = 0; s < nstages; s++)
+		for (gsize k = 0; k < G_N_ELEMENTS(table_stats); k++)
+			g_ptr_array_add(row, g_strdup(irqstorm_stat_title(table_stats[k])));
+	g_ptr_array_add(row, NULL);
+	return (char **)g_ptr_array_free(row, FALSE);
 }
 
-/* Column widths; a stage name spans its two columns and may widen them. */
-static gsize *table_widths(GPtrArray *rows, guint s0, guint ncols)
+/* A cell's row: its values, exit, how it ended, each stage's stats (us). */
+static char **cell_row(const CellRun *r, GPtrArray *varies, GPtrArray *stages)
 {
-	gsize *width = g_new0(gsize, ncols);
-	char **head = rows->pdata[0];
+	GPtrArray *row = g_ptr_array_new();
 
-	for (guint r = 0; r < rows->len; r++) {
-		char **row = rows->pdata[r];
+	for (guint i = 0; i < varies->len; i++)
+		g_ptr_array_add(row, g_strdup(r->cell->values[i]));
+	g_ptr_array_add(row, cell_exit_text(r));
+	g_ptr_array_add(row, g_strdup(r->state == CELL_RUNNING ? "running" :
+				      irqstorm_cell_end_name(r->end)));
+	for (guint s = 0; s < stages->len; s++) {
+		const IrqstormStageStats *st = r->summary ?
+			irqstorm_summary_stage(r->summary, stages->pdata[s]) : NULL;
 
-		for (guint c = 0; c < ncols; c++)
-			if (r != 0 || c < s0)
-				width[c] = MAX(width[c], strlen(row[c]));
+		for (gsize k = 0; k < G_N_ELEMENTS(table_stats); k++)
+			g_ptr_array_add(row, us_text(st, table_stats[k]));
 	}
-	for (guint c = s0; c + 1 < ncols; c += 2) {
-		gsize need = strlen(head[c]);
-		gsize have = width[c] + 2 + width[c + 1];
-
-		if (need > have)
-			width[c + 1] += need - have;
-	}
-	return width;
+	g_ptr_array_add(row, NULL);
+	return (char **)g_ptr_array_free(row, FALSE);
 }
 
-/* One row: text left-aligned, numbers (from s0) right-aligned, three
- * spaces before each stage's pair; row 0 names a pair over both. */
-static void table_line(GString *out, char **row, gboolean head,
-		       const gsize *width, guint s0, guint ncols)
-{
-	gsize start = out->len;
-
-	for (guint c = 0; c < ncols; c++) {
-		if (c)
-			g_string_append(out, c >= s0 && (c - s0) % 2 == 0 ?
-					"   " : "  ");
-		if (head && c >= s0) {
-			g_string_append_printf(out, "%-*s",
-					       (int)(width[c] + 2 + width[c + 1]),
-					       row[c]);
-			c++;
-		} else {
-			g_string_append_printf(out, c >= s0 ? "%*s" : "%-*s",
-					       (int)width[c], row[c]);
-		}
-	}
-	while (out->len > start && out->str[out->len - 1] == ' ')
-		g_string_truncate(out, out->len - 1);
-	g_string_append_c(out, '\n');
-}
-
-/* One row per cell: the varied values, the exit and how the cell ended,
- * then p99 and max (us) of every stage any cell has. */
+/*
+ * One row per cell: the varied values (left-aligned), the exit and how
+ * the cell ended, then p99 and max (us, right-aligned) of every stage any
+ * cell has, each stage's name over its columns, three spaces before it.
+ */
 static GString *matrix_table(const Matrix *m, GPtrArray *varies)
 {
 	g_autoptr(GPtrArray) stages = matrix_stages(m);
-	g_autoptr(GPtrArray) rows = matrix_rows(m, varies, stages);
-	guint s0 = varies->len + 2, ncols = s0 + 2 * stages->len;
-	g_autofree gsize *width = table_widths(rows, s0, ncols);
+	guint s0 = varies->len + 2, per = G_N_ELEMENTS(table_stats);
+	g_autoptr(IrqstormTable) t = irqstorm_table_new(s0 + per * stages->len);
 	GString *out = g_string_new(NULL);
 
+	irqstorm_table_align_right(t, s0);
+	for (guint s = 0; s < stages->len; s++) {
+		irqstorm_table_set_gap(t, s0 + per * s, 3);
+		irqstorm_table_add_heading(t, s0 + per * s, per, stages->pdata[s]);
+	}
+	irqstorm_table_add_row(t, header_row(varies, stages->len));
+	for (guint c = 0; c < m->n; c++)
+		irqstorm_table_add_row(t, cell_row(&m->runs[c], varies, stages));
+	/* Without stages (no cell has a summary) there is no stage header. */
 	if (stages->len)
 		g_string_append(out, "p99 and max in us of virtual time from the raise\n");
-	/* Without stages (no cell has a summary) there is no stage header. */
-	for (guint r = stages->len ? 0 : 1; r < rows->len; r++)
-		table_line(out, rows->pdata[r], r == 0, width, s0, ncols);
+	irqstorm_table_render(t, out);
 	return out;
 }
 
@@ -1124,7 +1052,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx, matrix_description);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return irqstorm_usage_error(ctx, err->message);
+		return irqstorm_usage_error(ctx, "%s", err->message);
 	if (argc != 2)
 		return irqstorm_usage_error(ctx, "matrix needs exactly one SCENARIO file");
 	if (jobs < 1)
@@ -1134,11 +1062,11 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 			"%s after '--': matrix sets --out per cell, and --set goes before '--' "
 			"(so that it is checked before any cell runs)", conflict);
 
-		return irqstorm_usage_error(ctx, msg);
+		return irqstorm_usage_error(ctx, "%s", msg);
 	}
 	varies = irqstorm_matrix_parse_vary((const char *const *)vary, &err);
 	if (!varies)
-		return irqstorm_usage_error(ctx, err->message);
+		return irqstorm_usage_error(ctx, "%s", err->message);
 	for (gsize i = 0; sets && sets[i]; i++) {
 		for (guint j = 0; j < varies->len; j++) {
 			const char *key = ((IrqstormVary *)varies->pdata[j])->key;
@@ -1148,7 +1076,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 				g_autofree char *msg = g_strdup_printf(
 					"%s is both --set and --vary", key);
 
-				return irqstorm_usage_error(ctx, msg);
+				return irqstorm_usage_error(ctx, "%s", msg);
 			}
 		}
 	}

@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "cmd.h"
 #include "core/summary.h"
 
 G_BEGIN_DECLS
@@ -89,7 +90,7 @@ IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
 					 char **why);
 
 /* Exit status of `irqstorm matrix` when a cell ended in a tool failure. */
-#define IRQSTORM_MATRIX_EXIT_TOOL_FAILURE	4
+#define IRQSTORM_MATRIX_EXIT_TOOL_FAILURE	IRQSTORM_EXIT_TOOL_FAILURE
 
 /*
  * The matrix's exit status from how its cells ended: 1 when one was not

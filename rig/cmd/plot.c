@@ -66,6 +66,13 @@ typedef struct {
 	gboolean failed;	/* a figure could not be drawn */
 } Plotter;
 
+static void plotter_clear(Plotter *p)
+{
+	g_free(p->gnuplot);
+	g_free(p->scripts);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Plotter, plotter_clear)
+
 /* The -e parameters of one figure: "k='v'; k=3; ". */
 static void param_str(GString *e, const char *key, const char *value)
 {
@@ -154,6 +161,22 @@ typedef struct {
 	const char *label;
 	IrqstormSummary *summary;	/* NULL when summary.json is unreadable */
 } PlotRun;
+
+/* The runs given, with their labels and summaries. */
+typedef struct {
+	PlotRun *runs;
+	guint n;
+	char **labels;
+} PlotRuns;
+
+static void plot_runs_clear(PlotRuns *r)
+{
+	for (guint i = 0; i < r->n; i++)
+		irqstorm_summary_free(r->runs[i].summary);
+	g_free(r->runs);
+	g_strfreev(r->labels);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PlotRuns, plot_runs_clear)
 
 static char *run_title(const PlotRun *r, const char *what)
 {
@@ -379,6 +402,87 @@ static const char plot_description[] =
 	"  irqstorm plot results/hardirq results/threaded results/forced --out cmp/\n"
 	"  irqstorm plot results/a results/b --label before --label after --stage thread\n";
 
+/* --format as FORMAT_* flags; 0 when it is none of them. */
+static guint parse_format(const char *format)
+{
+	if (!format || !strcmp(format, "png"))
+		return FORMAT_PNG;
+	if (!strcmp(format, "svg"))
+		return FORMAT_SVG;
+	if (!strcmp(format, "both"))
+		return FORMAT_PNG | FORMAT_SVG;
+	return 0;
+}
+
+/* gnuplot and the scripts; FALSE after saying gnuplot is missing. */
+static gboolean find_gnuplot(Plotter *p)
+{
+	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
+
+	p->gnuplot = g_find_program_in_path("gnuplot");
+	if (!p->gnuplot) {
+		irqstorm_cmd_fail("gnuplot not found: apt-get install gnuplot-nox");
+		return FALSE;
+	}
+	p->scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
+	return TRUE;
+}
+
+/* Each DIR's summary, labelled; FALSE after saying which is missing. */
+static gboolean load_runs(PlotRuns *r, char **dirs, guint n, char **labels)
+{
+	gboolean ok = TRUE;
+
+	r->n = n;
+	r->labels = irqstorm_run_labels((const char *const *)dirs, n,
+					(const char *const *)labels);
+	r->runs = g_new0(PlotRun, n);
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GError) e = NULL;
+
+		r->runs[i].dir = dirs[i];
+		r->runs[i].label = r->labels[i];
+		if (!g_file_test(dirs[i], G_FILE_TEST_IS_DIR)) {
+			irqstorm_cmd_fail("%s: no such directory", dirs[i]);
+			ok = FALSE;
+			continue;
+		}
+		r->runs[i].summary = irqstorm_summary_load(dirs[i], &e);
+		if (!r->runs[i].summary) {
+			irqstorm_cmd_fail("%s", e->message);
+			ok = FALSE;
+		}
+	}
+	return ok;
+}
+
+/* One run: its figures into out (or its DIR), its breakdown too. */
+static void plot_one(Plotter *p, const PlotRun *run, const char *out)
+{
+	const char *dest = out ? out : run->dir;
+	g_autofree char *title = run_title(run, "where the time goes");
+	g_autofree char *base = g_build_filename(dest, "breakdown", NULL);
+
+	plot_run(p, run, dest);
+	plot_breakdown(p, run, 1, title, base);
+}
+
+/* Several: each one's figures in its DIR, the comparisons into out. */
+static void plot_many(Plotter *p, const PlotRuns *r, char **stages, const char *out)
+{
+	static const char *const done_only[] = { "done", NULL };
+	const char *const *cmp = stages ? (const char *const *)stages : done_only;
+	const char *dest = out ? out : ".";
+	g_autofree char *title = g_strdup_printf("where the time goes, %u runs", r->n);
+	g_autofree char *base = g_build_filename(dest, "compare-breakdown", NULL);
+
+	for (guint i = 0; i < r->n; i++)
+		plot_run(p, &r->runs[i], r->runs[i].dir);
+	plot_breakdown(p, r->runs, r->n, title, base);
+	for (gsize s = 0; cmp[s]; s++)
+		plot_compare(p, r->runs, r->n, cmp[s], dest);
+}
+
 int irqstorm_cmd_plot(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
@@ -397,102 +501,32 @@ int irqstorm_cmd_plot(int argc, char **argv)
 		  "Stage of the compare-STAGE figure (repeatable; default: done)", "NAME" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR... - plot finished runs");
-	g_autoptr(GError) err = NULL;
-	g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)irqstorm_summary_free);
-	g_auto(GStrv) names = NULL;
-	g_autofree PlotRun *runs = NULL;
-	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
-	Plotter p = { 0 };
+	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
+		"DIR... - plot finished runs", entries, plot_description);
+	g_auto(PlotRuns) runs = { 0 };
+	g_auto(Plotter) p = { 0 };
 	guint n;
-	int code;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx, plot_description);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return irqstorm_usage_error(ctx, err->message);
+	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
+		return IRQSTORM_EXIT_ERROR;
 	if (argc < 2)
 		return irqstorm_usage_error(ctx, "plot needs at least one result DIR");
 	n = (guint)argc - 1;
-	if (!format || !strcmp(format, "png"))
-		p.formats = FORMAT_PNG;
-	else if (!strcmp(format, "svg"))
-		p.formats = FORMAT_SVG;
-	else if (!strcmp(format, "both"))
-		p.formats = FORMAT_PNG | FORMAT_SVG;
-	else
+	p.formats = parse_format(format);
+	if (!p.formats)
 		return irqstorm_usage_error(ctx, "--format must be png, svg or both");
-	if (labels && g_strv_length(labels) != n) {
-		g_autofree char *msg = g_strdup_printf(
-			"%u --label for %u DIRs: give one per DIR, or none",
-			g_strv_length(labels), n);
-
-		return irqstorm_usage_error(ctx, msg);
-	}
+	if (!irqstorm_cmd_check_labels(ctx, labels, n))
+		return IRQSTORM_EXIT_ERROR;
 	if (stages && n == 1)
 		return irqstorm_usage_error(ctx, "--stage chooses the compare figure: "
 					    "give several DIRs");
-
-	p.gnuplot = g_find_program_in_path("gnuplot");
-	if (!p.gnuplot) {
-		g_printerr("irqstorm: gnuplot not found: apt-get install gnuplot-nox\n");
+	if (!find_gnuplot(&p) || !load_runs(&runs, argv + 1, n, labels))
 		return IRQSTORM_EXIT_ERROR;
-	}
-	p.scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
-
-	names = irqstorm_run_labels((const char *const *)argv + 1, n,
-				    (const char *const *)labels);
-	runs = g_new0(PlotRun, n);
-	for (guint i = 0; i < n; i++) {
-		g_autoptr(GError) e = NULL;
-
-		runs[i].dir = argv[i + 1];
-		runs[i].label = names[i];
-		if (!g_file_test(runs[i].dir, G_FILE_TEST_IS_DIR)) {
-			g_printerr("irqstorm: %s: no such directory\n", runs[i].dir);
-			p.failed = TRUE;
-			continue;
-		}
-		runs[i].summary = irqstorm_summary_load(runs[i].dir, &e);
-		if (!runs[i].summary) {
-			g_printerr("irqstorm: %s\n", e->message);
-			p.failed = TRUE;
-		} else {
-			g_ptr_array_add(summaries, runs[i].summary);
-		}
-	}
-	if (p.failed)
-		goto done;
-
-	if (out && g_mkdir_with_parents(out, 0755) < 0) {
-		g_printerr("irqstorm: cannot create %s: %s\n", out, g_strerror(errno));
-		p.failed = TRUE;
-		goto done;
-	}
-	if (n == 1) {
-		const char *dest = out ? out : runs[0].dir;
-		g_autofree char *title = run_title(&runs[0], "where the time goes");
-		g_autofree char *base = g_build_filename(dest, "breakdown", NULL);
-
-		plot_run(&p, &runs[0], dest);
-		plot_breakdown(&p, runs, 1, title, base);
-	} else {
-		const char *dest = out ? out : ".";
-		g_autofree char *title = g_strdup_printf("where the time goes, %u runs", n);
-		g_autofree char *base = g_build_filename(dest, "compare-breakdown", NULL);
-		static const char *const done_only[] = { "done", NULL };
-		const char *const *cmp = stages ? (const char *const *)stages : done_only;
-
-		for (guint i = 0; i < n; i++)
-			plot_run(&p, &runs[i], runs[i].dir);
-		plot_breakdown(&p, runs, n, title, base);
-		for (gsize s = 0; cmp[s]; s++)
-			plot_compare(&p, runs, n, cmp[s], dest);
-	}
-done:
-	code = p.failed ? IRQSTORM_EXIT_ERROR : IRQSTORM_EXIT_PASSED;
-	g_free(p.gnuplot);
-	g_free(p.scripts);
-	return code;
+	if (out && g_mkdir_with_parents(out, 0755) < 0)
+		return irqstorm_cmd_fail("cannot create %s: %s", out, g_strerror(errno));
+	if (n == 1)
+		plot_one(&p, &runs.runs[0], out);
+	else
+		plot_many(&p, &runs, stages, out);
+	return p.failed ? IRQSTORM_EXIT_ERROR : IRQSTORM_EXIT_PASSED;
 }

@@ -4,7 +4,6 @@
  * and scenario assignments; the engine (core/run.c) does the run.
  */
 #include <stdio.h>
-#include <string.h>
 #include <glib.h>
 
 #include "cmd.h"
@@ -87,17 +86,6 @@ static IrqstormScenario *load_scenario(const char *path, const RunShortcuts *sh,
 	return g_steal_pointer(&sc);
 }
 
-/* results/<scenario file name without extension> */
-static char *default_out_dir(const char *scenario_path)
-{
-	g_autofree char *base = g_path_get_basename(scenario_path);
-	char *dot = strrchr(base, '.');
-
-	if (dot && dot != base)
-		*dot = '\0';
-	return g_build_filename("results", base, NULL);
-}
-
 /* --dry-run: the effective scenario, the guest's settings, the command. */
 static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *set)
 {
@@ -134,20 +122,14 @@ static int run_and_report(const IrqstormRunSettings *set)
 	gboolean written;
 	int code;
 
-	if (!outcome) {
-		g_printerr("irqstorm: %s\n", err->message);
-		return IRQSTORM_EXIT_ERROR;
-	}
+	if (!outcome)
+		return irqstorm_cmd_fail("%s", err->message);
 	res = irqstorm_results_evaluate(set, outcome);
 	code = irqstorm_exit_code(res->checks->verdict);
 	written = irqstorm_results_write(res, code, &err);
 	if (!set->quiet)
 		irqstorm_results_print(res, stdout);
-	if (!written) {
-		g_printerr("irqstorm: %s\n", err->message);
-		return IRQSTORM_EXIT_ERROR;
-	}
-	return code;
+	return written ? code : irqstorm_cmd_fail("%s", err->message);
 }
 
 /* irqstorm run SCENARIO [options] */
@@ -188,24 +170,21 @@ int irqstorm_cmd_run(int argc, char **argv)
 		  "Where initramfs-FLAVOUR[-cyclictest].cpio.gz is (default: the build's)", "DIR" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - one run");
+	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options("SCENARIO - one run",
+							     entries, run_description);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	IrqstormRunSettings set;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx, run_description);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
-		return irqstorm_usage_error(ctx, err->message);
+	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
+		return IRQSTORM_EXIT_ERROR;
 	if (argc != 2)
 		return irqstorm_usage_error(ctx, "run needs exactly one SCENARIO file");
 	sc = load_scenario(argv[1], &sh, (const char *const *)sets, &err);
-	if (!sc) {
-		g_printerr("irqstorm: %s\n", err->message);
-		return IRQSTORM_EXIT_ERROR;
-	}
+	if (!sc)
+		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
-		out = default_out_dir(argv[1]);
+		out = irqstorm_cmd_default_out(argv[1], "");
 	set = (IrqstormRunSettings) {
 		.scenario = sc, .out_dir = out, .qemu_dir = qemu_dir,
 		.kernel_dir = kernel_dir, .initrd_dir = initrd_dir,

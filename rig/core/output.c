@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "json-build.h"
 #include "summary-keys.h"
 
 /* Write contents to path via a temporary file and rename. */
@@ -228,18 +229,11 @@ JsonNode *irqstorm_summary_stage_json(const IrqstormHist *h)
 gboolean irqstorm_write_json_file(const char *path, JsonNode *root,
 				  GError **error)
 {
-	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autofree char *text = NULL;
-	g_autofree char *withnl = NULL;
-	gsize len = 0;
 
 	g_return_val_if_fail(path != NULL, FALSE);
 	g_return_val_if_fail(root != NULL, FALSE);
 
-	json_generator_set_pretty(gen, TRUE);
-	json_generator_set_indent(gen, 2);
-	json_generator_set_root(gen, root);
-	text = json_generator_to_data(gen, &len);
-	withnl = g_strconcat(text, "\n", NULL);
-	return write_atomically(path, withnl, len + 1, error);
+	text = irqstorm_json_text(root);
+	return write_atomically(path, text, strlen(text), error);
 }

@@ -4,39 +4,17 @@
  */
 #include "summary-write.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "irqstorm/abi.h"
+#include "json-build.h"
 #include "output.h"
 #include "stages.h"
 #include "summary-keys.h"
 
 #define SUMMARY_FILE_VERSION 1
-
-static void add_u64(JsonBuilder *b, const char *name, guint64 v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, (gint64)v);
-}
-
-static void add_str(JsonBuilder *b, const char *name, const char *v)
-{
-	json_builder_set_member_name(b, name);
-	if (v)
-		json_builder_add_string_value(b, v);
-	else
-		json_builder_add_null_value(b);
-}
-
-static void add_strings(JsonBuilder *b, const char *name, const GPtrArray *a)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < a->len; i++)
-		json_builder_add_string_value(b, a->pdata[i]);
-	json_builder_end_array(b);
-}
 
 static void add_changes(JsonBuilder *b, const IrqstormResults *res)
 {
@@ -47,13 +25,11 @@ static void add_changes(JsonBuilder *b, const IrqstormResults *res)
 								IrqstormAppliedChange, i);
 
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "at_s");
-		json_builder_add_double_value(b, a->change->at_ns / 1e9);
-		add_str(b, "set", a->change->assignment);
-		add_str(b, "property", a->change->qom_property);
-		json_builder_set_member_name(b, "applied_at_virtual_s");
-		json_builder_add_double_value(b, a->applied_at_s);
-		add_str(b, "error", a->error);
+		irqstorm_json_add_double(b, "at_s", a->change->at_ns / 1e9);
+		irqstorm_json_add_string(b, "set", a->change->assignment);
+		irqstorm_json_add_string(b, "property", a->change->qom_property);
+		irqstorm_json_add_double(b, "applied_at_virtual_s", a->applied_at_s);
+		irqstorm_json_add_string(b, "error", a->error);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -68,16 +44,12 @@ static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
 							      IrqstormLimitResult, i);
 
 		json_builder_begin_object(b);
-		add_str(b, "stage", r->threshold->stage);
-		add_str(b, "stat", irqstorm_stat_key(r->threshold->stat));
-		add_u64(b, "limit_ns", r->threshold->limit_ns);
-		json_builder_set_member_name(b, "value_ns");
-		if (r->measured)
-			json_builder_add_int_value(b, r->value_ns);
-		else
-			json_builder_add_null_value(b);
-		json_builder_set_member_name(b, "exceeded");
-		json_builder_add_boolean_value(b, r->exceeded);
+		irqstorm_json_add_string(b, "stage", r->threshold->stage);
+		irqstorm_json_add_string(b, "stat", irqstorm_stat_key(r->threshold->stat));
+		irqstorm_json_add_int(b, "limit_ns", r->threshold->limit_ns);
+		irqstorm_json_add_rounded(b, "value_ns",
+					  r->measured ? (double)r->value_ns : NAN);
+		irqstorm_json_add_bool(b, "exceeded", r->exceeded);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -101,7 +73,7 @@ static void add_identity(JsonBuilder *b, const char *name, const char *dir,
 			if (!eq)
 				continue;
 			*eq = '\0';
-			add_str(b, lines[i], eq + 1);
+			irqstorm_json_add_string(b, lines[i], eq + 1);
 		}
 	}
 	json_builder_end_object(b);
@@ -109,43 +81,37 @@ static void add_identity(JsonBuilder *b, const char *name, const char *dir,
 
 static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
 {
+	gboolean icount = sc->icount_shift != IRQSTORM_ICOUNT_OFF;
 	struct utsname u;
 
 	json_builder_set_member_name(b, "sysinfo");
 	json_builder_begin_object(b);
 	if (uname(&u) == 0) {
-		add_str(b, "host_sysname", u.sysname);
-		add_str(b, "host_release", u.release);
-		add_str(b, "host_machine", u.machine);
+		irqstorm_json_add_string(b, "host_sysname", u.sysname);
+		irqstorm_json_add_string(b, "host_release", u.release);
+		irqstorm_json_add_string(b, "host_machine", u.machine);
 	}
-	add_str(b, "accel", irqstorm_accel_name(sc->accel));
-	json_builder_set_member_name(b, "icount_shift");
-	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, sc->icount_shift);
+	irqstorm_json_add_string(b, "accel", irqstorm_accel_name(sc->accel));
+	irqstorm_json_add_rounded(b, "icount_shift", icount ? sc->icount_shift : NAN);
 	/* Changes over QMP land when QEMU's main loop gets to them: in
 	 * virtual time that is not reproducible. */
-	json_builder_set_member_name(b, "deterministic");
-	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
-				       sc->cpus == 1 && !sc->changes->len);
-	json_builder_set_member_name(b, "smp_icount_artifacts");
-	json_builder_add_boolean_value(b, sc->icount_shift != IRQSTORM_ICOUNT_OFF &&
-				       sc->cpus > 1);
-	add_u64(b, "cpus", sc->cpus);
+	irqstorm_json_add_bool(b, "deterministic",
+			       icount && sc->cpus == 1 && !sc->changes->len);
+	irqstorm_json_add_bool(b, "smp_icount_artifacts", icount && sc->cpus > 1);
+	irqstorm_json_add_int(b, "cpus", sc->cpus);
 	json_builder_end_object(b);
 }
 
 /* A tally's counts, as members of the object being built. */
 static void add_tally_counts(JsonBuilder *b, const IrqstormTally *t)
 {
-	add_u64(b, "records", t->records);
-	add_u64(b, "done_records", t->done_records);
-	add_u64(b, "incomplete_records", t->incomplete_records);
-	add_u64(b, "coalesced_events", t->coalesced_events);
-	add_u64(b, "coalesced_raises", t->coalesced_raises);
-	add_u64(b, "overlap_events", t->overlap_events);
-	add_u64(b, "work", t->work);
+	irqstorm_json_add_int(b, "records", t->records);
+	irqstorm_json_add_int(b, "done_records", t->done_records);
+	irqstorm_json_add_int(b, "incomplete_records", t->incomplete_records);
+	irqstorm_json_add_int(b, "coalesced_events", t->coalesced_events);
+	irqstorm_json_add_int(b, "coalesced_raises", t->coalesced_raises);
+	irqstorm_json_add_int(b, "overlap_events", t->overlap_events);
+	irqstorm_json_add_int(b, "work", t->work);
 }
 
 /* The counters of a table that have a key, as members. */
@@ -154,7 +120,7 @@ static void add_counters(JsonBuilder *b, const IrqstormCounter *table, guint n,
 {
 	for (guint i = 0; i < n; i++)
 		if (table[i].key)
-			add_u64(b, table[i].key, irqstorm_counter_get(&table[i], base));
+			irqstorm_json_add_int(b, table[i].key, irqstorm_counter_get(&table[i], base));
 }
 
 /* A channel's counters (or their total), as members. */
@@ -198,10 +164,10 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 	json_builder_begin_object(b);
 	if (d) {
 		add_tally_counts(b, &d->all);
-		add_u64(b, "all_records", d->records);
-		add_u64(b, "probe_records", d->probe_records);
-		add_u64(b, "foreign_records", d->foreign_records);
-		add_u64(b, "lost", d->lost);
+		irqstorm_json_add_int(b, "all_records", d->records);
+		irqstorm_json_add_int(b, "probe_records", d->probe_records);
+		irqstorm_json_add_int(b, "foreign_records", d->foreign_records);
+		irqstorm_json_add_int(b, "lost", d->lost);
 	}
 	json_builder_end_object(b);
 
@@ -233,12 +199,6 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 	json_builder_end_object(b);
 }
 
-static void add_double(JsonBuilder *b, const char *name, double v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_double_value(b, v);
-}
-
 /*
  * How the storm ended, from the device's times: who ended it, how long it
  * ran, how late past its duration the guest stopped it, and how many
@@ -256,18 +216,16 @@ static void add_storm(JsonBuilder *b, const IrqstormResults *res)
 		return;
 	}
 	json_builder_begin_object(b);
-	add_double(b, "duration_s", sc->duration_ms / 1e3);
-	add_double(b, "grace_s", sc->grace_ms / 1e3);
-	add_double(b, "bound_s", (sc->duration_ms + sc->grace_ms) / 1e3);
-	add_str(b, "ended_by", st->device_end ? "device" : "guest");
-	add_double(b, "length_s", irqstorm_storm_seconds(st->start_ns, st->end_ns));
-	json_builder_set_member_name(b, "guest_stop_late_s");
-	if (st->guest_stop_ns)
-		json_builder_add_double_value(b, irqstorm_storm_seconds(nominal_end,
-							 st->guest_stop_ns));
-	else
-		json_builder_add_null_value(b);
-	add_u64(b, "in_flight_at_end", st->backlog);
+	irqstorm_json_add_double(b, "duration_s", sc->duration_ms / 1e3);
+	irqstorm_json_add_double(b, "grace_s", sc->grace_ms / 1e3);
+	irqstorm_json_add_double(b, "bound_s", (sc->duration_ms + sc->grace_ms) / 1e3);
+	irqstorm_json_add_string(b, "ended_by", st->device_end ? "device" : "guest");
+	irqstorm_json_add_double(b, "length_s",
+				 irqstorm_storm_seconds(st->start_ns, st->end_ns));
+	irqstorm_json_add_double(b, "guest_stop_late_s", st->guest_stop_ns ?
+				 irqstorm_storm_seconds(nominal_end, st->guest_stop_ns) :
+				 NAN);
+	irqstorm_json_add_int(b, "in_flight_at_end", st->backlog);
 	json_builder_end_object(b);
 }
 
@@ -301,10 +259,10 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 		g_snprintf(key, sizeof(key), "%u", n);
 		json_builder_set_member_name(b, key);
 		json_builder_begin_object(b);
-		add_str(b, "pattern", irqstorm_pattern_name(c->pattern));
-		add_u64(b, "period_ns", c->period_ns);
-		add_str(b, "threading", irqstorm_threading_name(c->threading));
-		add_str(b, "work", irqstorm_work_name(c->work));
+		irqstorm_json_add_string(b, "pattern", irqstorm_pattern_name(c->pattern));
+		irqstorm_json_add_int(b, "period_ns", c->period_ns);
+		irqstorm_json_add_string(b, "threading", irqstorm_threading_name(c->threading));
+		irqstorm_json_add_string(b, "work", irqstorm_work_name(c->work));
 		json_builder_set_member_name(b, "host");
 		json_builder_begin_object(b);
 		if (res->outcome->data)
@@ -322,57 +280,67 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 	json_builder_end_object(b);
 }
 
-JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
+/* How the run ended, and what the checks said. */
+static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_code)
 {
-	const IrqstormRunSettings *set = res->set;
+	irqstorm_json_add_int(b, IRQSTORM_KEY_RETURN_CODE, return_code);
+	irqstorm_json_add_bool(b, IRQSTORM_KEY_COMPLETE, res->checks->complete);
+	irqstorm_json_add_string(b, IRQSTORM_KEY_INCOMPLETE_REASON,
+				 res->checks->incomplete_reason);
+	irqstorm_json_add_strings(b, IRQSTORM_KEY_FAILED_CHECKS,
+				  res->checks->failed_checks);
+	add_thresholds(b, res);
+	add_changes(b, res);
+	irqstorm_json_add_strings(b, "stalls", res->checks->stalls);
+	irqstorm_json_add_strings(b, "kernel_events", res->console->kernel_events);
+}
+
+/* What ran: the host, the scenario, the QEMU and kernel builds. */
+static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set)
+{
 	const IrqstormScenario *sc = set->scenario;
-	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 
-	json_builder_begin_object(b);
-	add_u64(b, "file_version", SUMMARY_FILE_VERSION);
-	add_u64(b, "abi_version", IRQSTORM_ABI_VERSION);
-	add_u64(b, IRQSTORM_KEY_RETURN_CODE, return_code);
-	json_builder_set_member_name(b, IRQSTORM_KEY_COMPLETE);
-	json_builder_add_boolean_value(b, res->checks->complete);
-	add_str(b, IRQSTORM_KEY_INCOMPLETE_REASON, res->checks->incomplete_reason);
-	json_builder_set_member_name(b, IRQSTORM_KEY_FAILED_CHECKS);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < res->checks->failed_checks->len; i++)
-		json_builder_add_string_value(b, res->checks->failed_checks->pdata[i]);
-	json_builder_end_array(b);
-	add_thresholds(b, res);
-	add_changes(b, res);
-	add_strings(b, "stalls", res->checks->stalls);
-	add_strings(b, "kernel_events", res->console->kernel_events);
 	add_sysinfo(b, sc);
-	add_u64(b, "resolution_in_ns", 1);
-	add_str(b, "time_base", "QEMU_CLOCK_VIRTUAL");
-	add_str(b, "scenario_file", sc->path);
-	add_str(b, "scenario", ini);
+	irqstorm_json_add_int(b, "resolution_in_ns", 1);
+	irqstorm_json_add_string(b, "time_base", "QEMU_CLOCK_VIRTUAL");
+	irqstorm_json_add_string(b, "scenario_file", sc->path);
+	irqstorm_json_add_string(b, "scenario", ini);
 	add_identity(b, "qemu", set->qemu_dir, "qemu-identity");
 	add_identity(b, "kernel", set->kernel_dir, kid);
-	json_builder_set_member_name(b, "wall_seconds");
-	json_builder_add_double_value(b, res->outcome->wall_seconds);
-	json_builder_set_member_name(b, "qemu_cpu_seconds");
-	json_builder_add_double_value(b, res->outcome->qemu_cpu_seconds);
-	json_builder_set_member_name(b, "virtual_seconds");
-	json_builder_add_double_value(b, res->outcome->data && res->outcome->data->last_raise_ns ?
-		(res->outcome->data->last_raise_ns - res->outcome->data->first_raise_ns) / 1e9 : 0.0);
-	add_storm(b, res);
-	add_str(b, "irq_mode", irqstorm_console_value(res->console, "irq_mode"));
-	json_builder_set_member_name(b, "guest_uptime_seconds");
-	if (res->console->uptime_s >= 0)
-		json_builder_add_double_value(b, res->console->uptime_s);
-	else
-		json_builder_add_null_value(b);
+}
 
+/* How long it took: wall, CPU and virtual time, the guest's uptime. */
+static void add_times(JsonBuilder *b, const IrqstormResults *res)
+{
+	const IrqstormCollected *d = res->outcome->data;
+	double uptime = res->console->uptime_s;
+
+	irqstorm_json_add_double(b, "wall_seconds", res->outcome->wall_seconds);
+	irqstorm_json_add_double(b, "qemu_cpu_seconds", res->outcome->qemu_cpu_seconds);
+	irqstorm_json_add_double(b, "virtual_seconds", d && d->last_raise_ns ?
+				 (d->last_raise_ns - d->first_raise_ns) / 1e9 : 0.0);
+	add_storm(b, res);
+	irqstorm_json_add_string(b, "irq_mode",
+				 irqstorm_console_value(res->console, "irq_mode"));
+	irqstorm_json_add_double(b, "guest_uptime_seconds", uptime >= 0 ? uptime : NAN);
+}
+
+JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	irqstorm_json_add_int(b, "file_version", SUMMARY_FILE_VERSION);
+	irqstorm_json_add_int(b, "abi_version", IRQSTORM_ABI_VERSION);
+	add_ending(b, res, return_code);
+	add_what_ran(b, res->set);
+	add_times(b, res);
 	json_builder_set_member_name(b, IRQSTORM_KEY_COUNTS);
 	json_builder_begin_object(b);
 	add_counts(b, res);
 	json_builder_end_object(b);
-
 	if (res->outcome->data)
 		add_stages(b, &res->outcome->data->all, TRUE);
 	add_channels(b, res);
