@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * irqstorm matrix: one scenario run for every combination of some of its
- * values. The parsing and naming below are separate from the running
- * (irqstorm_cmd_matrix(), cmd.h) so that they can be tested alone.
+ * values, in four steps, each in its file:
+ *
+ *   parse   matrix.c         the command line: options, --vary, clashes
+ *   plan    matrix-plan.c    the cells, each checked, the binary, OUT
+ *   run     matrix-run.c     the cells as child processes, --jobs at once
+ *   report  matrix-report.c  matrix.json, the table, the tool failures
+ *
+ * and matrix-outcome.c, how a cell ended. The pure parts (parsing the
+ * varies, naming the cells, classifying how one ended) are declared first
+ * so that they can be tested alone.
  */
 #ifndef IRQSTORM_MATRIX_H
 #define IRQSTORM_MATRIX_H
@@ -10,6 +18,7 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "core/launch.h"
 #include "core/summary.h"
 
 G_BEGIN_DECLS
@@ -98,6 +107,97 @@ IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
  * refused; else 2 when one exceeded a threshold; else 0.
  */
 int irqstorm_matrix_exit_code(const IrqstormCellEnd *ends, guint n);
+
+/* ---- the steps --------------------------------------------------------- */
+
+/* What the command line asks for, and the cells it makes (parse, plan). */
+typedef struct {
+	char *scenario;		/* SCENARIO */
+	char *out;		/* OUT */
+	char **sets;		/* --set, for every cell */
+	char **passthrough;	/* after --, for every cell */
+	guint jobs;
+	GPtrArray *varies;	/* of IrqstormVary */
+	GPtrArray *cells;	/* of IrqstormCell (plan) */
+	char *binary;		/* the irqstorm that runs them (plan) */
+} IrqstormMatrixPlan;
+
+void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormMatrixPlan, irqstorm_matrix_plan_free)
+
+/*
+ * The cells of plan's varies, each cell's scenario loaded and checked (a
+ * typo fails now, not after hours of the cells before it), the binary
+ * found, OUT made, and an OUT/matrix.json of another invocation refused.
+ */
+gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error);
+
+typedef enum {
+	IRQSTORM_CELL_PENDING,		/* not started (yet, or ever: interrupted) */
+	IRQSTORM_CELL_SKIPPED,		/* already complete from an earlier matrix */
+	IRQSTORM_CELL_RUNNING,
+	IRQSTORM_CELL_FINISHED,		/* exited, or could not be started */
+} IrqstormCellState;
+
+typedef struct IrqstormMatrixRun IrqstormMatrixRun;
+
+/* One cell of a matrix, as it runs. */
+typedef struct {
+	IrqstormMatrixRun *m;
+	guint index;
+	const IrqstormCell *cell;
+	char *dir;
+	IrqstormCellState state;
+	IrqstormChild child;
+	gint64 started_us;
+	double seconds;
+	int code;		/* exit status; -1 killed or not started */
+	char *how;		/* "exited with status 1", "could not start: ..." */
+	IrqstormSummary *summary;
+	IrqstormCellEnd end;	/* NOT_RUN until finished or skipped */
+	char *why;		/* for a refusal or a tool failure */
+} IrqstormCellRun;
+
+struct IrqstormMatrixRun {
+	const IrqstormMatrixPlan *plan;
+	IrqstormCellRun *runs;	/* one per cell */
+	guint n, next, running;
+	gboolean interrupted;	/* by a signal: start nothing more */
+	GMainLoop *loop;
+	guint kill_timer;
+};
+
+/* The plan's cells, those whose directory holds a complete run (an
+ * outcome) already skipped. */
+IrqstormMatrixRun *irqstorm_matrix_run_new(const IrqstormMatrixPlan *plan);
+void irqstorm_matrix_run_free(IrqstormMatrixRun *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormMatrixRun, irqstorm_matrix_run_free)
+
+/* Say what will run, and which cells are skipped. */
+void irqstorm_matrix_announce(const IrqstormMatrixRun *m);
+
+/* Run the cells that are not done, --jobs at once, until all ended or a
+ * signal stopped them. */
+void irqstorm_matrix_run_cells(IrqstormMatrixRun *m);
+
+/* The matrix's exit status: irqstorm_matrix_exit_code(), 1 if interrupted. */
+int irqstorm_matrix_run_exit_code(const IrqstormMatrixRun *m);
+
+/* "[i/n] cell: ..." on stdout. */
+void irqstorm_matrix_say(const IrqstormCellRun *r, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+/* An existing OUT/matrix.json must come from the same scenario, --set and
+ * run options: otherwise its cells would be taken for this one's. */
+gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan,
+				    GError **error);
+
+/* OUT/matrix.json: the invocation and every cell as it stands. */
+gboolean irqstorm_matrix_write_json(const IrqstormMatrixRun *m, GError **error);
+
+/* The table of how each cell ended and p99 and max of every stage, then
+ * the path of matrix.json, on stdout; the tool failures on stderr. */
+void irqstorm_matrix_report(const IrqstormMatrixRun *m);
 
 G_END_DECLS
 

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm matrix, the plan: the varies of the command line made into
+ * cells, each checked before anything runs. See matrix.h.
+ */
+#include "matrix.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "core/scenario.h"
+
+void irqstorm_vary_free(IrqstormVary *v)
+{
+	if (!v)
+		return;
+	g_free(v->key);
+	g_free(v->name);
+	g_strfreev(v->values);
+	g_free(v);
+}
+
+void irqstorm_cell_free(IrqstormCell *c)
+{
+	if (!c)
+		return;
+	g_free(c->name);
+	g_strfreev(c->values);
+	g_strfreev(c->sets);
+	g_free(c);
+}
+
+static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+
+static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+		    "--vary '%s': %s", spec, msg);
+	return FALSE;
+}
+
+/* One --vary; NULL with an error when it is malformed. */
+static IrqstormVary *parse_one(const char *spec, GError **error)
+{
+	const char *eq = strchr(spec, '=');
+	g_autofree char *key = NULL;
+	g_auto(GStrv) values = NULL;
+	const char *dot;
+	IrqstormVary *v;
+
+	if (!eq) {
+		bad_vary(error, spec, "expected GROUP.KEY=VALUE1,VALUE2,... (no '=')");
+		return NULL;
+	}
+	key = g_strndup(spec, eq - spec);
+	dot = strchr(key, '.');
+	if (!dot || dot == key || !dot[1] || strchr(dot + 1, '.')) {
+		bad_vary(error, spec, "'%s' is not GROUP.KEY (e.g. channel0.rate)", key);
+		return NULL;
+	}
+	if (!eq[1]) {
+		bad_vary(error, spec, "empty list of values");
+		return NULL;
+	}
+	values = g_strsplit(eq + 1, ",", -1);
+	for (guint i = 0; values[i]; i++) {
+		if (!*values[i]) {
+			bad_vary(error, spec, "empty value (item %u of the list)", i + 1);
+			return NULL;
+		}
+		for (guint j = 0; j < i; j++) {
+			if (!strcmp(values[i], values[j])) {
+				bad_vary(error, spec, "value '%s' is listed twice", values[i]);
+				return NULL;
+			}
+		}
+	}
+	v = g_new0(IrqstormVary, 1);
+	v->key = g_steal_pointer(&key);
+	v->values = g_steal_pointer(&values);
+	return v;
+}
+
+GPtrArray *irqstorm_matrix_parse_vary(const char *const *specs, GError **error)
+{
+	g_autoptr(GPtrArray) varies = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_vary_free);
+
+	for (gsize i = 0; specs && specs[i]; i++) {
+		IrqstormVary *v = parse_one(specs[i], error);
+
+		if (!v)
+			return NULL;
+		for (guint j = 0; j < varies->len; j++) {
+			const IrqstormVary *o = varies->pdata[j];
+
+			if (!strcmp(o->key, v->key)) {
+				bad_vary(error, specs[i], "%s is varied twice: give all its "
+					 "values in one --vary", v->key);
+				irqstorm_vary_free(v);
+				return NULL;
+			}
+		}
+		g_ptr_array_add(varies, v);
+	}
+	if (!varies->len) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "no --vary: give at least one GROUP.KEY=VALUE1,VALUE2,...");
+		return NULL;
+	}
+	/* Drop the group from the names when the key alone is unambiguous. */
+	for (guint i = 0; i < varies->len; i++) {
+		IrqstormVary *v = varies->pdata[i];
+		const char *k = strchr(v->key, '.') + 1;
+		gboolean unique = TRUE;
+
+		for (guint j = 0; j < varies->len && unique; j++) {
+			const IrqstormVary *o = varies->pdata[j];
+
+			unique = j == i || strcmp(strchr(o->key, '.') + 1, k);
+		}
+		v->name = g_strdup(unique ? k : v->key);
+	}
+	return g_steal_pointer(&varies);
+}
+
+char *irqstorm_matrix_safe_name(const char *s)
+{
+	char *r = g_strdup(s);
+
+	for (char *c = r; *c; c++)
+		if (!g_ascii_isalnum(*c) && !strchr("._+=-", *c))
+			*c = '_';
+	return r;
+}
+
+GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error)
+{
+	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_cell_free);
+	g_autofree guint *idx = g_new0(guint, varies->len);
+	g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (;;) {
+		IrqstormCell *c = g_new0(IrqstormCell, 1);
+		GString *name = g_string_new(NULL);
+		int k;
+
+		c->values = g_new0(char *, varies->len + 1);
+		c->sets = g_new0(char *, varies->len + 1);
+		for (guint i = 0; i < varies->len; i++) {
+			const IrqstormVary *v = varies->pdata[i];
+			g_autofree char *safe = irqstorm_matrix_safe_name(v->values[idx[i]]);
+
+			c->values[i] = g_strdup(v->values[idx[i]]);
+			c->sets[i] = g_strconcat(v->key, "=", v->values[idx[i]], NULL);
+			g_string_append_printf(name, "%s%s=%s", i ? "," : "", v->name, safe);
+		}
+		c->name = g_string_free(name, FALSE);
+		g_ptr_array_add(cells, c);
+		if (g_hash_table_contains(names, c->name)) {
+			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "two cells would share the directory '%s': values "
+				    "differing only in characters outside [A-Za-z0-9._+=-]",
+				    c->name);
+			return NULL;
+		}
+		g_hash_table_add(names, c->name);
+
+		/* The next combination: an odometer, the last vary fastest. */
+		for (k = (int)varies->len - 1; k >= 0; k--) {
+			const IrqstormVary *v = varies->pdata[k];
+
+			if (v->values[++idx[k]])
+				break;
+			idx[k] = 0;
+		}
+		if (k < 0)
+			break;
+	}
+	return g_steal_pointer(&cells);
+}
+
+/* Every cell's scenario must load, so that a typo fails now and not after
+ * hours of the cells before it. */
+static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cells,
+			       GError **error)
+{
+	for (guint c = 0; c < cells->len; c++) {
+		const IrqstormCell *cell = cells->pdata[c];
+		g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(scenario, error);
+
+		if (!sc)
+			return FALSE;
+		for (gsize i = 0; sets && sets[i]; i++)
+			if (!irqstorm_scenario_set(sc, sets[i], error))
+				return FALSE;
+		for (gsize i = 0; cell->sets[i]; i++) {
+			if (!irqstorm_scenario_set(sc, cell->sets[i], error)) {
+				g_prefix_error(error, "cell %s: ", cell->name);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
+void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan)
+{
+	if (!plan)
+		return;
+	g_free(plan->scenario);
+	g_free(plan->out);
+	g_strfreev(plan->sets);
+	g_strfreev(plan->passthrough);
+	if (plan->varies)
+		g_ptr_array_unref(plan->varies);
+	if (plan->cells)
+		g_ptr_array_unref(plan->cells);
+	g_free(plan->binary);
+	g_free(plan);
+}
+
+/* The irqstorm that runs the cells: $IRQSTORM_RUN_BINARY, or this one. */
+static char *find_binary(GError **error)
+{
+	const char *env = g_getenv("IRQSTORM_RUN_BINARY");
+	g_autoptr(GError) err = NULL;
+	char *self;
+
+	if (env && *env)
+		return g_strdup(env);
+	self = g_file_read_link("/proc/self/exe", &err);
+	if (!self)
+		g_set_error(error, err->domain, err->code,
+			    "cannot find my own executable: %s", err->message);
+	return self;
+}
+
+gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error)
+{
+	plan->cells = irqstorm_matrix_cells(plan->varies, error);
+	if (!plan->cells ||
+	    !validate_cells(plan->scenario, plan->sets, plan->cells, error))
+		return FALSE;
+	plan->binary = find_binary(error);
+	if (!plan->binary)
+		return FALSE;
+	if (g_mkdir_with_parents(plan->out, 0755) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", plan->out, g_strerror(errno));
+		return FALSE;
+	}
+	return irqstorm_matrix_check_same(plan, error);
+}
