@@ -244,6 +244,54 @@ static int choice_index(const char *const *choices, const char *value)
 	return -1;
 }
 
+/* One of the key's choices, as its index. */
+static gboolean parse_choice(const KeyDesc *k, const char *value, int *idx,
+			     char **why)
+{
+	g_autofree char *list = NULL;
+
+	*idx = choice_index(k->choices, value);
+	if (*idx >= 0)
+		return TRUE;
+	list = choices_list(k->choices);
+	*why = g_strdup_printf("expected one of: %s", list);
+	return FALSE;
+}
+
+/* A string: one line, and one of the key's choices if it has them. */
+static gboolean check_string(const KeyDesc *k, const char *value, char **why)
+{
+	int idx;
+
+	if (strpbrk(value, "\n\r")) {
+		*why = g_strdup("must be a single line");
+		return FALSE;
+	}
+	return !k->choices || parse_choice(k, value, &idx, why);
+}
+
+/* "off" (icount) or "none", as IRQSTORM_ICOUNT_OFF or IRQSTORM_NONE, or
+ * an integer in the key's range. */
+static gboolean parse_opt_int(const KeyDesc *k, const char *value, int *out,
+			      char **why)
+{
+	const char *unset = k->type == KEY_ICOUNT ? "off" : "none";
+	guint64 u;
+
+	if (!g_strcmp0(value, unset)) {
+		*out = k->type == KEY_ICOUNT ? IRQSTORM_ICOUNT_OFF : IRQSTORM_NONE;
+		return TRUE;
+	}
+	if (!g_ascii_string_to_unsigned(value, 10, k->min, k->max, &u, NULL)) {
+		*why = g_strdup_printf("expected '%s' or an integer from %"
+				       G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+				       unset, k->min, k->max);
+		return FALSE;
+	}
+	*out = u;
+	return TRUE;
+}
+
 /* A decimal value scaled to an integer unit, within the key's range. */
 static gboolean parse_scaled(const char *value, const KeyDesc *k, double scale,
 			     guint64 *out, char **why)
@@ -289,45 +337,21 @@ static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 		*FIELD(base, k, gboolean) = !g_strcmp0(value, "true");
 		return TRUE;
 	case KEY_STRING:
-		if (strpbrk(value, "\n\r")) {
-			why = g_strdup("must be a single line");
+		if (!check_string(k, value, &why))
 			break;
-		}
-		if (k->choices && choice_index(k->choices, value) < 0) {
-			g_autofree char *list = choices_list(k->choices);
-
-			why = g_strdup_printf("expected one of: %s", list);
-			break;
-		}
 		g_free(*FIELD(base, k, char *));
 		*FIELD(base, k, char *) = g_strdup(value);
 		return TRUE;
 	case KEY_CHOICE:
-		idx = choice_index(k->choices, value);
-		if (idx < 0) {
-			g_autofree char *list = choices_list(k->choices);
-
-			why = g_strdup_printf("expected one of: %s", list);
+		if (!parse_choice(k, value, &idx, &why))
 			break;
-		}
 		*FIELD(base, k, int) = idx;
 		return TRUE;
 	case KEY_ICOUNT:
 	case KEY_OPT_INT:
-		if (!g_strcmp0(value, k->type == KEY_ICOUNT ? "off" : "none")) {
-			*FIELD(base, k, int) = k->type == KEY_ICOUNT ?
-					       IRQSTORM_ICOUNT_OFF : IRQSTORM_NONE;
-			return TRUE;
-		}
-		if (!parse_uint(value, k->min, k->max, &u, &why)) {
-			g_free(why);
-			why = g_strdup_printf("expected '%s' or an integer from %"
-					      G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-					      k->type == KEY_ICOUNT ? "off" : "none",
-					      k->min, k->max);
+		if (!parse_opt_int(k, value, &idx, &why))
 			break;
-		}
-		*FIELD(base, k, int) = u;
+		*FIELD(base, k, int) = idx;
 		return TRUE;
 	case KEY_RATE:
 		if (!parse_decimal(value, FALSE, &d, &why))
@@ -339,12 +363,8 @@ static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 		}
 		*FIELD(base, k, guint64) = (guint64)llround(1e9 / d);
 		return TRUE;
-	case KEY_SECONDS:
-		if (!parse_scaled(value, k, 1e3, &u, &why))
-			break;
-		*FIELD(base, k, guint64) = u;
-		return TRUE;
-	case KEY_MICROS:
+	case KEY_SECONDS:	/* to ms */
+	case KEY_MICROS:	/* to ns */
 		if (!parse_scaled(value, k, 1e3, &u, &why))
 			break;
 		*FIELD(base, k, guint64) = u;
