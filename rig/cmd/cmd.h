@@ -62,6 +62,11 @@ int irqstorm_usage_error(GOptionContext *ctx, const char *fmt, ...)
 /* Print "irqstorm: message" to stderr; returns 1. */
 int irqstorm_cmd_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/* The --label option of the commands that take result DIRs. */
+#define IRQSTORM_CMD_OPTION_LABEL(labels)					\
+	{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, labels,			\
+	  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" }
+
 /* --label: none, or one per DIR (n); else a usage error and FALSE. */
 gboolean irqstorm_cmd_check_labels(GOptionContext *ctx, char **labels, guint n);
 

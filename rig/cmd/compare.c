@@ -333,8 +333,7 @@ int irqstorm_cmd_compare(int argc, char **argv)
 	const GOptionEntry entries[] = {
 		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
 		  "Show only this stage (repeatable; default: every stage)", "NAME" },
-		{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &labels,
-		  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" },
+		IRQSTORM_CMD_OPTION_LABEL(&labels),
 		{ "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_arg,
 		  "Unit of the values: us (default) or ns", "us|ns" },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,

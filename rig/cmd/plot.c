@@ -495,8 +495,7 @@ int irqstorm_cmd_plot(int argc, char **argv)
 		  "several, the compare-* figures (default: .)", "DIR" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
 		  "png (default), svg or both", "FORMAT" },
-		{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &labels,
-		  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" },
+		IRQSTORM_CMD_OPTION_LABEL(&labels),
 		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
 		  "Stage of the compare-STAGE figure (repeatable; default: done)", "NAME" },
 		{ NULL }
