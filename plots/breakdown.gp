@@ -13,11 +13,11 @@
 #
 # `irqstorm plot` writes the data file from each run's summary.json and
 # removes it afterwards. Its layout, tab-separated, first line the titles:
-#   run  raise->hardirq  ->thread  ->done  (the avg segments)
-#        p99:raise->hardirq  p99:->thread  p99:->done  max
-# (columns 2-4 name the segments in the key)
-# one line per run, values in us; max (the run's slowest event, raise to
-# done) goes under the run's name. A stage a run does not have is a 0
+#   run  the avg segments  the p99 segments  max
+# with one segment per stage measured from the raise, in the stage table's
+# order (include/irqstorm/stages.h: raise -> hardirq, -> thread, -> done);
+# one line per run, values in us; max (the run's slowest event from the
+# raise) goes under the run's name. A stage a run does not have is a 0
 # segment: in hardirq mode there is no thread; in forced mode on PREEMPT_RT
 # the driver's handler never runs in hard-interrupt context, so the raise
 # goes straight to the thread.
@@ -27,12 +27,14 @@
 #   format  "png" or "svg"                     (default "png")
 #   output  file to write                      (default "breakdown.<format>")
 #   title   plot title                         (default "irqstorm latency breakdown")
+#   segments  segments per statistic           (default 3)
 
 if (!exists("input")) input = "breakdown.dat"
 if (!exists("format")) format = "png"
 if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
 if (!exists("output")) output = "breakdown." . format
 if (!exists("title")) title = "irqstorm latency breakdown"
+if (!exists("segments")) segments = 3
 
 # Labels are run names: no comment character, no quoting, tabs only.
 set datafile separator "\t"
@@ -70,21 +72,24 @@ if (nruns > 4) { set xtics rotate by -30; bottom_margin = 0.2; right_margin = 0.
 # draws it at the same place, with the same entries).
 set key at screen 0.5, 0.93 center top vertical maxrows 1 width 2 noenhanced autotitle columnheader samplen 2
 
-total(a, b, c) = column(a) + column(b) + column(c)
-run_label(dummy) = sprintf("%s\nmax %.2f us", strcol(1), column(8))
+# Columns: 1 the run, 2.. the avg segments, then the p99 ones, then max.
+avg0 = 2
+p990 = 2 + segments
+total(first) = sum [i = first:first + segments - 1] column(i)
+run_label(dummy) = sprintf("%s\nmax %.2f us", strcol(1), column(2 + 2 * segments))
 
 set multiplot layout 1, 2 title title noenhanced margins 0.07, right_margin, bottom_margin, 0.84 spacing 0.09
 set title "average"
 set ylabel "us from the raise"
-plot input using 2:xtic(run_label(0)) linecolor 1 title columnheader(2), \
-	'' using 3 linecolor 2 title columnheader(3), '' using 4 linecolor 3 title columnheader(4), \
-	'' using 0:(total(2, 3, 4)):(sprintf("%.2f", total(2, 3, 4))) \
+plot input using avg0:xtic(run_label(0)) linecolor 1 title columnheader(avg0), \
+	for [i = 1:segments - 1] '' using avg0 + i linecolor i + 1 title columnheader(avg0 + i), \
+	'' using 0:(total(avg0)):(sprintf("%.2f", total(avg0))) \
 	with labels offset 0, 0.8 notitle
 
 set title "p99 (segment tops: each stage's p99)"
-plot input using 5:xtic(run_label(0)) linecolor 1 title columnheader(2), \
-	'' using 6 linecolor 2 title columnheader(3), '' using 7 linecolor 3 title columnheader(4), \
-	'' using 0:(total(5, 6, 7)):(sprintf("%.2f", total(5, 6, 7))) \
+plot input using p990:xtic(run_label(0)) linecolor 1 title columnheader(avg0), \
+	for [i = 1:segments - 1] '' using p990 + i linecolor i + 1 title columnheader(avg0 + i), \
+	'' using 0:(total(p990)):(sprintf("%.2f", total(p990))) \
 	with labels offset 0, 0.8 notitle
 unset multiplot
 

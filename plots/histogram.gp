@@ -13,7 +13,7 @@
 #   output  file to write                     (default "histogram.<format>")
 #   title   plot title                        (default "irqstorm latency histogram")
 #   stages  space-separated column names      (default: the file's "# Stages:"
-#           line, else "hardirq thread done handler")
+#           line, else "column N")
 #
 # The file's layout is cyclictest's: column 1 is the bin (lower edge), columns
 # 2.. are the counts of each stage, and comment lines carry the footer. The
@@ -44,7 +44,7 @@ stats input using (l = strcol(1), \
 set datafile commentschars "#"
 set datafile separator whitespace
 
-if (!exists("stages")) stages = (words(stages_line) > 0) ? stages_line : "hardirq thread done handler"
+if (!exists("stages")) stages = stages_line
 unit = (unit_line eq "nanoseconds") ? "ns" : "us"
 
 # "00042" would be octal to gnuplot: strip the leading zeros first.

@@ -15,7 +15,7 @@
 #   output  file to write                     (default "percentiles.<format>")
 #   title   plot title                        (default "irqstorm latency tail")
 #   stages  space-separated column names      (default: the file's "# Stages:"
-#           line, else "hardirq thread done handler")
+#           line, else "column N")
 #
 # A point is plotted at each bin's lower edge x: the fraction of the stage's
 # events at or above x, so the resolution is one bin, like the histogram's,
@@ -46,7 +46,7 @@ stats input using (l = strcol(1), \
 set datafile commentschars "#"
 set datafile separator whitespace
 
-if (!exists("stages")) stages = (words(stages_line) > 0) ? stages_line : "hardirq thread done handler"
+if (!exists("stages")) stages = stages_line
 unit = (unit_line eq "nanoseconds") ? "ns" : "us"
 
 # "00042" would be octal to gnuplot: strip the leading zeros first.

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "core/stages.h"
 #include "core/summary.h"
 
 char *irqstorm_gnuplot_quote(const char *s)
@@ -249,57 +250,84 @@ static double or0(double v)
 	return isnan(v) ? 0 : v;
 }
 
-/* The three stacked segments of one statistic (us): raise->hardirq,
- * ->thread, ->done. A stage without samples is a 0 segment and the next
- * one starts from the last stage present. */
-static void segments(const IrqstormSummary *s, IrqstormStat stat, double seg[3])
+/*
+ * The stacked segments of one statistic (us), one per stage measured from
+ * the raise (raise -> hardirq -> thread -> done, in the stage table's
+ * order): each from the previous stage present. A stage without samples is
+ * a 0 segment and the next one starts from the last stage present.
+ */
+static void segments(const IrqstormSummary *s, IrqstormStat stat, GString *out)
 {
-	static const char *const cumulative[] = { "hardirq", "thread", "done" };
 	double below = 0;
 
-	for (int i = 0; i < 3; i++) {
-		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, cumulative[i]);
-		double v = st ? or0(st->v[stat]) : NAN;
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		const IrqstormStageStats *ss;
+		double v;
 
-		seg[i] = isnan(v) ? 0 : MAX(v - below, 0) / 1e3;
+		if (!irqstorm_stage_from_raise(st))
+			continue;
+		ss = irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st));
+		v = ss ? or0(ss->v[stat]) : NAN;
+		g_string_append_printf(out, "\t%.3f",
+				       isnan(v) ? 0 : MAX(v - below, 0) / 1e3);
 		if (!isnan(v))
 			below = MAX(v, below);
 	}
 }
 
-/* The slowest event from the raise: the last cumulative stage's max. */
+/* The slowest event from the raise: the last sampled stage's max. */
 static double slowest(const IrqstormSummary *s)
 {
-	static const char *const order[] = { "done", "thread", "hardirq" };
+	for (int st = IRQSTORM_STAGE_COUNT - 1; st >= 0; st--) {
+		const IrqstormStageStats *ss;
 
-	for (int i = 0; i < 3; i++) {
-		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, order[i]);
-
-		if (st && !isnan(st->v[IRQSTORM_STAT_MAX]))
-			return st->v[IRQSTORM_STAT_MAX] / 1e3;
+		if (!irqstorm_stage_from_raise(st))
+			continue;
+		ss = irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st));
+		if (ss && !isnan(ss->v[IRQSTORM_STAT_MAX]))
+			return ss->v[IRQSTORM_STAT_MAX] / 1e3;
 	}
 	return 0;
 }
 
-static gboolean write_breakdown_data(const char *path, const PlotRun *runs,
-				     guint n, GError **error)
+/* The breakdown's first line: the segments' titles, avg then p99. */
+static void breakdown_titles(GString *d, guint *n)
 {
-	g_autoptr(GString) d = g_string_new(
-		"run\traise -> hardirq\t-> thread (wake-up)\t-> done"
-		"\tp99: raise -> hardirq\tp99: -> thread\tp99: -> done\tmax\n");
+	g_string_append(d, "run");
+	for (const char *prefix = ""; prefix; prefix = *prefix ? NULL : "p99: ") {
+		gboolean first = TRUE;
 
+		*n = 0;
+		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+			if (!irqstorm_stage_from_raise(st))
+				continue;
+			g_string_append_printf(d, "\t%s%s-> %s", prefix,
+					       first ? "raise " : "",
+					       irqstorm_stage_name(st));
+			first = FALSE;
+			(*n)++;
+		}
+	}
+	g_string_append(d, "\tmax\n");
+}
+
+/* breakdown.dat; *n is the number of segments. */
+static gboolean write_breakdown_data(const char *path, const PlotRun *runs,
+				     guint n, guint *segs, GError **error)
+{
+	g_autoptr(GString) d = g_string_new(NULL);
+
+	breakdown_titles(d, segs);
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *label = NULL;
-		double avg[3], p99[3];
 
 		if (!runs[i].summary)
 			continue;
 		label = data_field(runs[i].label);
-		segments(runs[i].summary, IRQSTORM_STAT_AVG, avg);
-		segments(runs[i].summary, IRQSTORM_STAT_P99, p99);
-		g_string_append_printf(d, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n",
-				       label, avg[0], avg[1], avg[2], p99[0], p99[1], p99[2],
-				       slowest(runs[i].summary));
+		g_string_append(d, label);
+		segments(runs[i].summary, IRQSTORM_STAT_AVG, d);
+		segments(runs[i].summary, IRQSTORM_STAT_P99, d);
+		g_string_append_printf(d, "\t%.3f\n", slowest(runs[i].summary));
 	}
 	return g_file_set_contents(path, d->str, (gssize)d->len, error);
 }
@@ -312,7 +340,7 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 	g_autofree char *tmp = g_dir_make_tmp("irqstorm-plot-XXXXXX", &err);
 	g_autofree char *data = NULL;
 	g_autoptr(GString) e = g_string_new(NULL);
-	guint usable = 0;
+	guint usable = 0, segs = 0;
 
 	for (guint i = 0; i < n; i++)
 		usable += runs[i].summary != NULL;
@@ -327,11 +355,12 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 		return;
 	}
 	data = g_build_filename(tmp, "breakdown.dat", NULL);
-	if (!write_breakdown_data(data, runs, n, &err)) {
+	if (!write_breakdown_data(data, runs, n, &segs, &err)) {
 		g_printerr("irqstorm: %s\n", err->message);
 		p->failed = TRUE;
 	} else {
 		param_path(e, "input", data);
+		g_string_append_printf(e, "segments=%u; ", segs);
 		param_str(e, "title", title);
 		figure(p, "breakdown.gp", e->str, base);
 	}

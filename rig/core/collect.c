@@ -62,8 +62,9 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 		irqstorm_write_csv_record(c->csv, r);
 	if (r->flags & IRQSTORM_REC_PROBE) {
 		d->probe_records++;
-		if (stages && irqstorm_stage_value(r, IRQSTORM_STAGE_PROBE, &ns))
-			irqstorm_hist_add(d->all.hist[IRQSTORM_STAGE_PROBE], ns);
+		for (int st = 0; stages && st < IRQSTORM_STAGE_COUNT; st++)
+			if (irqstorm_stage_value(r, st, &ns))
+				irqstorm_hist_add(d->all.hist[st], ns);
 		return;
 	}
 	if (r->channel >= IRQSTORM_NUM_CHANNELS) {

@@ -11,7 +11,8 @@
 #include "summary-write.h"
 
 /* histogram.txt (all channels, with the probe), and histogram-chN.txt for
- * each channel when more than one stormed. */
+ * each channel when more than one stormed: its interrupt stages, which
+ * come first. */
 static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 {
 	guint mask = irqstorm_scenario_channel_mask(res->set->scenario);
@@ -31,7 +32,7 @@ static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 
 		if ((mask & 1u << n) &&
 		    !irqstorm_write_histfile(path, res->outcome->data->ch[n].hist, names,
-					     IRQSTORM_STAGE_PROBE, error))
+					     IRQSTORM_STAGE_IRQ_COUNT, error))
 			return FALSE;
 	}
 	return TRUE;

@@ -1,86 +1,117 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Latencies derived from one log record: see stages.h.
+ * Latencies derived from one log record: see stages.h. Everything here
+ * follows the tables of include/irqstorm/: a stage is its row.
  */
 #include "stages.h"
 
 #include <string.h>
 
-static const char *const stage_names[IRQSTORM_STAGE_COUNT] = {
-	[IRQSTORM_STAGE_HARDIRQ] = "hardirq",
-	[IRQSTORM_STAGE_THREAD] = "thread",
-	[IRQSTORM_STAGE_DONE] = "done",
-	[IRQSTORM_STAGE_HANDLER] = "handler",
-	[IRQSTORM_STAGE_PROBE] = "probe",
+/* A point of a record: a stamp, the raise, or the handler's start. */
+enum {
+	POINT_RAISE = -1,
+	POINT_HANDLER_START = -2,
+#define POINT_OF_STAMP(id, name, reg, flag, time, cpu) \
+	POINT_##id = IRQSTORM_STAMP_##id,
+	IRQSTORM_STAMPS(POINT_OF_STAMP)
+#undef POINT_OF_STAMP
 };
 
-/* *ns = later - earlier, unless that would be negative. */
-static gboolean stamp_diff(guint64 later, guint64 earlier, guint64 *ns)
+typedef struct {
+	const char *name;
+	gboolean probe;		/* of probe records */
+	int from, to;		/* points */
+	const char *help;
+} StageDesc;
+
+#define STAGE_DESC(id, name, rec, from, to, help) \
+	{ name, !IRQSTORM_STAGE_OF_##rec, POINT_##from, POINT_##to, help },
+static const StageDesc stages[IRQSTORM_STAGE_COUNT] = {
+	IRQSTORM_STAGES(STAGE_DESC)
+};
+#undef STAGE_DESC
+
+/* The table lists the interrupt stages first: per-channel files rely on it. */
+#define STAGE_ORDER(id, name, rec, from, to, help)			\
+	G_STATIC_ASSERT(IRQSTORM_STAGE_OF_##rec ==			\
+			((int)IRQSTORM_STAGE_##id < (int)IRQSTORM_STAGE_IRQ_COUNT));
+IRQSTORM_STAGES(STAGE_ORDER)
+#undef STAGE_ORDER
+
+static const struct irqstorm_stamp_desc stamps[IRQSTORM_STAMP_COUNT] = {
+	IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC)
+};
+
+/* The time of point p of record r into *t; FALSE if r lacks its stamp. */
+static gboolean point_time(const struct irqstorm_record *r, int p, guint64 *t)
 {
-	if (later < earlier)
+	if (p == POINT_RAISE) {
+		*t = r->t_raise;
+		return TRUE;
+	}
+	if (p == POINT_HANDLER_START)
+		return point_time(r, POINT_THREAD, t) ||
+		       point_time(r, POINT_HARDIRQ, t);
+	if (!(r->flags & stamps[p].flag))
 		return FALSE;
-	*ns = later - earlier;
+	*t = G_STRUCT_MEMBER(guint64, r, stamps[p].time);
 	return TRUE;
 }
 
-/* Compute stage st of record r, if its stamps are present and ordered. */
 gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 			      IrqstormStage st, guint64 *ns)
 {
-	guint32 f = r->flags;
+	guint64 from, to;
 
-	if (!(f & IRQSTORM_REC_PROBE) != (st != IRQSTORM_STAGE_PROBE))
+	g_return_val_if_fail((guint)st < IRQSTORM_STAGE_COUNT, FALSE);
+	if (!(r->flags & IRQSTORM_REC_PROBE) != !stages[st].probe)
 		return FALSE;
-	switch (st) {
-	case IRQSTORM_STAGE_PROBE:
-		if (!(f & IRQSTORM_REC_DONE))
-			return FALSE;
-		return stamp_diff(r->t_done, r->t_raise, ns);
-	case IRQSTORM_STAGE_HARDIRQ:
-		if (!(f & IRQSTORM_REC_HARDIRQ))
-			return FALSE;
-		return stamp_diff(r->t_hardirq, r->t_raise, ns);
-	case IRQSTORM_STAGE_THREAD:
-		if (!(f & IRQSTORM_REC_THREAD))
-			return FALSE;
-		return stamp_diff(r->t_thread, r->t_raise, ns);
-	case IRQSTORM_STAGE_DONE:
-		if (!(f & IRQSTORM_REC_DONE))
-			return FALSE;
-		return stamp_diff(r->t_done, r->t_raise, ns);
-	case IRQSTORM_STAGE_HANDLER:
-		if (!(f & IRQSTORM_REC_DONE))
-			return FALSE;
-		if (f & IRQSTORM_REC_THREAD)
-			return stamp_diff(r->t_done, r->t_thread, ns);
-		if (f & IRQSTORM_REC_HARDIRQ)
-			return stamp_diff(r->t_done, r->t_hardirq, ns);
+	if (!point_time(r, stages[st].from, &from) ||
+	    !point_time(r, stages[st].to, &to) || to < from)
 		return FALSE;
-	case IRQSTORM_STAGE_COUNT:
-	default:
-		break;
-	}
-	g_return_val_if_reached(FALSE);
+	*ns = to - from;
+	return TRUE;
 }
 
-/* Output name of stage st. */
 const char *irqstorm_stage_name(IrqstormStage st)
 {
-	if ((guint)st >= IRQSTORM_STAGE_COUNT)
-		return NULL;
-	return stage_names[st];
+	return (guint)st < IRQSTORM_STAGE_COUNT ? stages[st].name : NULL;
 }
 
-/* Find the stage called name. */
+const char *irqstorm_stage_help(IrqstormStage st)
+{
+	return (guint)st < IRQSTORM_STAGE_COUNT ? stages[st].help : NULL;
+}
+
+gboolean irqstorm_stage_is_probe(IrqstormStage st)
+{
+	return (guint)st < IRQSTORM_STAGE_COUNT && stages[st].probe;
+}
+
+gboolean irqstorm_stage_from_raise(IrqstormStage st)
+{
+	return (guint)st < IRQSTORM_STAGE_COUNT && !stages[st].probe &&
+	       stages[st].from == POINT_RAISE;
+}
+
 gboolean irqstorm_stage_from_name(const char *name, IrqstormStage *st)
 {
-	guint i;
-
-	for (i = 0; i < IRQSTORM_STAGE_COUNT; i++) {
-		if (strcmp(name, stage_names[i]) == 0) {
+	for (guint i = 0; i < IRQSTORM_STAGE_COUNT; i++) {
+		if (strcmp(name, stages[i].name) == 0) {
 			*st = (IrqstormStage)i;
 			return TRUE;
 		}
 	}
 	return FALSE;
+}
+
+char *irqstorm_stage_names(gboolean with_probe)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; i < IRQSTORM_STAGE_COUNT; i++)
+		if (with_probe || !stages[i].probe)
+			g_string_append_printf(s, "%s%s", s->len ? " " : "",
+					       stages[i].name);
+	return g_string_free(s, FALSE);
 }

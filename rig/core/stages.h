@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Latencies derived from one log record. All are differences of stamps on
- * QEMU's virtual clock, in ns:
- *
- *   hardirq  t_hardirq - t_raise                       needs HARDIRQ
- *   thread   t_thread  - t_raise                       needs THREAD
- *   done     t_done    - t_raise                       needs DONE
- *   handler  t_done - (THREAD ? t_thread : t_hardirq)  needs DONE and
- *                                                      THREAD or HARDIRQ
- *   probe    t_done - t_raise of a probe record: the guest real-time
- *            task's wake-up lateness               needs PROBE
- *
- * The interrupt stages never come from probe records, nor probe from
- * interrupt records.
+ * Latencies derived from one log record: the stages of
+ * include/irqstorm/stages.h (IRQSTORM_STAGES), each a difference of two
+ * points of the record on QEMU's virtual clock, in ns. A point is the
+ * raise, a stamp (include/irqstorm/abi.h, IRQSTORM_STAMPS), or the start
+ * of the handler that did the work (the thread stamp if there is one,
+ * else the hardirq stamp). Interrupt stages never come from probe records,
+ * nor probe stages from interrupt records; the table lists the interrupt
+ * stages first.
  */
 #ifndef IRQSTORM_RIG_STAGES_H
 #define IRQSTORM_RIG_STAGES_H
@@ -20,23 +15,31 @@
 #include <glib.h>
 
 #include "irqstorm/abi.h"
+#include "irqstorm/stages.h"
 
 G_BEGIN_DECLS
 
+#define IRQSTORM_STAGE_ENUM(id, name, rec, from, to, help) IRQSTORM_STAGE_##id,
 typedef enum {
-	IRQSTORM_STAGE_HARDIRQ,
-	IRQSTORM_STAGE_THREAD,
-	IRQSTORM_STAGE_DONE,
-	IRQSTORM_STAGE_HANDLER,
-	IRQSTORM_STAGE_PROBE,
+	IRQSTORM_STAGES(IRQSTORM_STAGE_ENUM)
 	IRQSTORM_STAGE_COUNT,	/* number of stages, not a stage */
 } IrqstormStage;
+#undef IRQSTORM_STAGE_ENUM
+
+/* How many stages are the interrupts' (they come first). */
+#define IRQSTORM_STAGE_OF_IRQ	1
+#define IRQSTORM_STAGE_OF_PROBE	0
+#define IRQSTORM_STAGE_COUNT_IRQ(id, name, rec, from, to, help) \
+	+IRQSTORM_STAGE_OF_##rec
+enum { IRQSTORM_STAGE_IRQ_COUNT = 0 IRQSTORM_STAGES(IRQSTORM_STAGE_COUNT_IRQ) };
+#undef IRQSTORM_STAGE_COUNT_IRQ
 
 /*
  * Compute stage st of record r into *ns. Returns FALSE, leaving *ns alone,
- * when a stamp the stage needs is missing (its flag is clear) or when the
- * later stamp precedes the earlier one (the difference would be negative;
- * the device never produces that, so callers may count it as an anomaly).
+ * when the record is of the other kind (probe or interrupt), when a stamp
+ * the stage needs is missing (its flag is clear) or when the later point
+ * precedes the earlier one (the difference would be negative; the device
+ * never produces that, so callers may count it as an anomaly).
  */
 gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 			      IrqstormStage st, guint64 *ns);
@@ -44,8 +47,23 @@ gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 /* Name used in outputs ("hardirq", ...); NULL for an invalid stage. */
 const char *irqstorm_stage_name(IrqstormStage st);
 
+/* What the stage measures, for help texts. */
+const char *irqstorm_stage_help(IrqstormStage st);
+
+/* Is it a stage of probe records (not of interrupts)? */
+gboolean irqstorm_stage_is_probe(IrqstormStage st);
+
+/*
+ * Is it measured from the raise to a stamp of an interrupt: a step of the
+ * chain raise -> hardirq -> thread -> ... -> done that a breakdown stacks?
+ */
+gboolean irqstorm_stage_from_raise(IrqstormStage st);
+
 /* Look a stage up by its name; FALSE if there is no such stage. */
 gboolean irqstorm_stage_from_name(const char *name, IrqstormStage *st);
+
+/* The stages' names, space-separated ("hardirq thread ..."), probe or not. */
+char *irqstorm_stage_names(gboolean with_probe);
 
 G_END_DECLS
 
