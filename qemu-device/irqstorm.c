@@ -79,10 +79,12 @@ static const NameDesc patterns[IRQSTORM_PATTERN_COUNT] = {
     IRQSTORM_PATTERNS(IRQSTORM_PATTERN_DESC)
 };
 
-#define IRQSTORM_COUNTER_DESC(id, field, name, help) { name },
+#define IRQSTORM_CH_COUNTER_DESC(id, field, name, total, help) { name },
 static const NameDesc channel_counters[IRQSTORM_CHANNEL_COUNTER_COUNT] = {
-    IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_COUNTER_DESC)
+    IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_CH_COUNTER_DESC)
 };
+
+#define IRQSTORM_COUNTER_DESC(id, field, name, help) { name },
 
 static const NameDesc device_counters[IRQSTORM_DEVICE_COUNTER_COUNT] = {
     IRQSTORM_DEVICE_COUNTERS(IRQSTORM_COUNTER_DESC)

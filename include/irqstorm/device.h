@@ -104,23 +104,28 @@ enum irqstorm_channel_prop {
  * arrays indexed by these enums; the rig names them in summary.json by
  * their field.
  *
- * X(ID, field, "name", "meaning")
+ * X(ID, field, "name", [total,] "meaning"): a channel counter's total over
+ * the channels is their SUM, or for a high-water mark their PEAK.
  */
 #define IRQSTORM_CHANNEL_COUNTERS(X)					\
-	X(RAISED, raised, "raised", "pattern firings")			\
-	X(COALESCED, coalesced, "coalesced",				\
+	X(RAISED, raised, "raised", SUM, "pattern firings")		\
+	X(COALESCED, coalesced, "coalesced", SUM,			\
 	  "level: firings merged into a queued event")			\
-	X(OVERLAPPED, overlapped, "overlapped",				\
+	X(OVERLAPPED, overlapped, "overlapped", SUM,			\
 	  "edge: events raised with others queued")			\
-	X(DROPPED, dropped, "dropped", "firings that found the queue full") \
-	X(QUEUE_MAX, queue_max, "queue-max",				\
+	X(DROPPED, dropped, "dropped", SUM,				\
+	  "firings that found the queue full")				\
+	X(QUEUE_MAX, queue_max, "queue-max", PEAK,			\
 	  "the most events the queue ever held")			\
-	X(HANDLED, handled, "handled", "done stamps (acks with stamps off)") \
-	X(INCOMPLETE, incomplete, "incomplete",				\
+	X(HANDLED, handled, "handled", SUM,				\
+	  "done stamps (acks with stamps off)")				\
+	X(INCOMPLETE, incomplete, "incomplete", SUM,			\
 	  "events published without a done stamp")			\
-	X(IN_FLIGHT, in_flight, "in-flight", "queued events not handled yet") \
-	X(PIO_READS, pio_reads, "pio-reads", "PIO data words read")	\
-	X(READY_POLLS, ready_polls, "ready-polls", "busy-wait status polls")
+	X(IN_FLIGHT, in_flight, "in-flight", SUM,			\
+	  "queued events not handled yet")				\
+	X(PIO_READS, pio_reads, "pio-reads", SUM, "PIO data words read") \
+	X(READY_POLLS, ready_polls, "ready-polls", SUM,			\
+	  "busy-wait status polls")
 
 #define IRQSTORM_DEVICE_COUNTERS(X)					\
 	X(PUBLISHED, published, "log-published",			\
@@ -141,7 +146,8 @@ enum irqstorm_channel_prop {
 	X(STORM_BACKLOG, storm_backlog, "storm-backlog",		\
 	  "events in flight at its end")
 
-#define IRQSTORM_CHANNEL_COUNTER_ENUM(id, field, name, help)	IRQSTORM_CHANNEL_COUNTER_##id,
+#define IRQSTORM_CHANNEL_COUNTER_ENUM(id, field, name, total, help) \
+	IRQSTORM_CHANNEL_COUNTER_##id,
 enum irqstorm_channel_counter {
 	IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_CHANNEL_COUNTER_ENUM)
 	IRQSTORM_CHANNEL_COUNTER_COUNT

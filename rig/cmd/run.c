@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "irqstorm/guest.h"
 #include "config.h"
 #include "core/machine.h"
 #include "core/report.h"
@@ -104,7 +105,7 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 	g_auto(GStrv) argv = irqstorm_machine_argv(sc, &p);
 	g_autofree char *cmd = irqstorm_argv_to_shell((const char *const *)argv);
 
-	printf("%s\n# guest.conf (fw_cfg opt/irqstorm/guest.conf)\n%s\n"
+	printf("%s\n# guest.conf (fw_cfg " IRQSTORM_GUEST_CONF_FW_CFG ")\n%s\n"
 	       "# QEMU (PRIVATE: a 0700 directory made for the run; OUT: %s)\n%s\n",
 	       ini, conf, set->out_dir, cmd);
 	return IRQSTORM_EXIT_PASSED;

@@ -20,7 +20,7 @@ typedef struct {
 /* Why the run is incomplete, or NULL when it ended as planned. */
 static char *incomplete_reason(const Judge *j)
 {
-	const char *status = irqstorm_console_value(j->con, "status");
+	const char *status = irqstorm_console_value(j->con, IRQSTORM_RESULT_KEY(status));
 
 	if (j->out->stop_reason)
 		return g_strdup(j->out->stop_reason);
@@ -34,7 +34,7 @@ static char *incomplete_reason(const Judge *j)
 		GString *why = g_string_new(NULL);
 
 		g_string_printf(why, "the guest reported status=%s reason=%s", status,
-				irqstorm_console_value(j->con, "reason") ?: "?");
+				irqstorm_console_value(j->con, IRQSTORM_RESULT_KEY(reason)) ?: "?");
 		/* What the kernel said is usually the real answer. */
 		for (guint i = 0; i < j->con->kernel_events->len; i++)
 			g_string_append_printf(why, "%s%s", i ? "; " : "; kernel: ",
@@ -102,7 +102,7 @@ static void check_channel(Judge *j, guint n)
 	g_autofree char *what = NULL;
 	guint64 guest;
 
-	if (!irqstorm_console_item(j->con, "handled", n, &guest)) {
+	if (!irqstorm_console_item(j->con, IRQSTORM_RESULT_KEY(handled), n, &guest)) {
 		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
 			"the guest did not report channel %u's handled count", n));
 		return;
@@ -138,9 +138,9 @@ static void check_channel(Judge *j, guint n)
 static char *livelock_text(const Judge *j)
 {
 	const IrqstormScenario *sc = j->sc;
-	const IrqstormDeviceStorm *st = &j->out->device.storm;
+	const IrqstormDeviceState *st = &j->out->device;
 	double bound = (sc->duration_ms + sc->grace_ms) / 1e3;
-	double length = irqstorm_storm_seconds(st->start_ns, st->end_ns);
+	double length = irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns);
 	IrqstormDeviceCounters sum;
 	GString *t = g_string_new(NULL);
 
@@ -158,15 +158,27 @@ static char *livelock_text(const Judge *j)
 			       G_GUINT64_FORMAT " merged into others and %"
 			       G_GUINT64_FORMAT " still waiting at its end; ",
 			       sum.raised, sum.raised - sum.dropped - sum.coalesced -
-			       sum.incomplete - st->backlog, sum.dropped,
-			       sum.coalesced, st->backlog);
+			       sum.incomplete - st->storm_backlog, sum.dropped,
+			       sum.coalesced, st->storm_backlog);
 	if (st->guest_stop_ns)
 		g_string_append_printf(t, "the guest's init got to stop it %.3f s "
-				       "after its end", irqstorm_storm_seconds(st->end_ns,
+				       "after its end", irqstorm_storm_seconds(st->storm_end_ns,
 								 st->guest_stop_ns));
 	else
 		g_string_append(t, "the guest's init never got to stop it");
 	return g_string_free(t, FALSE);
+}
+
+/* The guest said only what the protocol declares (include/irqstorm/guest.h). */
+static void check_protocol(Judge *j)
+{
+	g_autoptr(GPtrArray) unknown = irqstorm_console_unknown_keys(j->con);
+
+	for (guint i = 0; i < unknown->len; i++)
+		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+			"the guest reported '%s', which the guest protocol "
+			"(include/irqstorm/guest.h) does not declare",
+			(char *)unknown->pdata[i]));
 }
 
 /* Cross-checks between the three witnesses: guest, device and host. */
@@ -188,17 +200,20 @@ static void run_checks(Judge *j)
 	check_eq(j, "probe records read", d->probe_records, "device probes",
 		 j->out->device.probes);
 	if (sc->probe)
-		check_guest(j, "probe_samples", FALSE, "device probes", j->out->device.probes);
+		check_guest(j, IRQSTORM_RESULT_KEY(probe_samples), FALSE,
+			    "device probes", j->out->device.probes);
 	/* cyclictest runs from before the storm to after it. */
 	if (sc->cyclictest)
-		check_guest(j, "cyclictest_cycles", TRUE, "the storm's whole periods",
+		check_guest(j, IRQSTORM_RESULT_KEY(cyclictest_cycles), TRUE,
+			    "the storm's whole periods",
 			    irqstorm_scenario_cyclictest_min_cycles(sc));
+	check_protocol(j);
 }
 
 /* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */
 static gboolean check_stalls(Judge *j)
 {
-	const char *i8042 = irqstorm_console_value(j->con, "i8042");
+	const char *i8042 = irqstorm_console_value(j->con, IRQSTORM_RESULT_KEY(i8042));
 	guint64 v;
 
 	if (i8042 && g_str_has_prefix(i8042, "timeout"))
@@ -207,11 +222,11 @@ static gboolean check_stalls(Judge *j)
 			"was not handled while it spun with preemption disabled",
 			i8042 + strlen("timeout:")));
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
-		if (irqstorm_console_item(j->con, "spin_timeouts", n, &v) && v)
+		if (irqstorm_console_item(j->con, IRQSTORM_RESULT_KEY(spin_timeouts), n, &v) && v)
 			g_ptr_array_add(j->res->stalls, g_strdup_printf(
 				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
 				"out", n, v));
-	if (j->out->device.storm.device_end)
+	if (j->out->device.storm_device_end)
 		g_ptr_array_add(j->res->stalls, livelock_text(j));
 	for (guint i = 0; i < j->con->kernel_events->len; i++) {
 		const char *e = j->con->kernel_events->pdata[i];

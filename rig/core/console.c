@@ -6,7 +6,54 @@
 
 #include <string.h>
 
-#define RESULT_TAG "IRQSTORM-RESULT "
+#define RESULT_TAG IRQSTORM_GUEST_RESULT_TAG " "
+
+#define KEY_NAME(key, help) #key,
+static const char *const channel_keys[] = {
+	IRQSTORM_GUEST_CHANNEL_ATTRS(KEY_NAME)
+};
+static const char *const other_keys[] = { IRQSTORM_GUEST_RESULTS(KEY_NAME) };
+#undef KEY_NAME
+
+static gboolean in(const char *const *names, gsize n, const char *key)
+{
+	for (gsize i = 0; i < n; i++)
+		if (!strcmp(names[i], key))
+			return TRUE;
+	return FALSE;
+}
+
+gboolean irqstorm_result_key_per_channel(const char *key)
+{
+	return in(channel_keys, G_N_ELEMENTS(channel_keys), key);
+}
+
+gboolean irqstorm_result_key_known(const char *key)
+{
+	return irqstorm_result_key_per_channel(key) ||
+	       in(other_keys, G_N_ELEMENTS(other_keys), key);
+}
+
+static gint compare_strings(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+GPtrArray *irqstorm_console_unknown_keys(const IrqstormConsole *con)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GHashTableIter it;
+	gpointer key;
+
+	if (!con->result)
+		return out;
+	g_hash_table_iter_init(&it, con->result);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		if (!irqstorm_result_key_known(key))
+			g_ptr_array_add(out, g_strdup(key));
+	g_ptr_array_sort(out, compare_strings);
+	return out;
+}
 
 /* The key=value pairs of the last IRQSTORM-RESULT line, or NULL. */
 GHashTable *irqstorm_parse_result_line(const char *text)

@@ -8,6 +8,22 @@
 
 #include <glib.h>
 
+#include "irqstorm/guest.h"
+
+/*
+ * The result line's keys: include/irqstorm/guest.h. IRQSTORM_RESULT_KEY(k)
+ * is the key k as a string, and does not compile unless the protocol
+ * declares k.
+ */
+#define IRQSTORM_RESULT_ENUM(key, help) IRQSTORM_RESULT_##key,
+enum {
+	IRQSTORM_GUEST_CHANNEL_ATTRS(IRQSTORM_RESULT_ENUM)
+	IRQSTORM_GUEST_RESULTS(IRQSTORM_RESULT_ENUM)
+	IRQSTORM_RESULT_KEY_COUNT
+};
+#undef IRQSTORM_RESULT_ENUM
+#define IRQSTORM_RESULT_KEY(k) ((void)IRQSTORM_RESULT_##k, #k)
+
 typedef struct {
 	GHashTable *result;		/* the result line's key=value, or NULL */
 	double uptime_s;		/* last kernel log time stamp, or -1 */
@@ -18,6 +34,14 @@ typedef struct {
 IrqstormConsole *irqstorm_console_read(const char *path);
 void irqstorm_console_free(IrqstormConsole *con);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormConsole, irqstorm_console_free)
+
+/* Is key one of the result line's keys the protocol declares? A
+ * per-channel one (a driver attribute: a list, one item per channel)? */
+gboolean irqstorm_result_key_known(const char *key);
+gboolean irqstorm_result_key_per_channel(const char *key);
+
+/* The keys of the result line the protocol does not declare, sorted. */
+GPtrArray *irqstorm_console_unknown_keys(const IrqstormConsole *con);
 
 /* The result line's value of key, or NULL. */
 const char *irqstorm_console_value(const IrqstormConsole *con, const char *key);

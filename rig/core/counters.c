@@ -4,35 +4,19 @@
  */
 #include "counters.h"
 
-#define CH(qom, key, field, peak) \
-	{ qom, key, G_STRUCT_OFFSET(IrqstormDeviceCounters, field), peak }
-#define DEV(qom, key, field) \
-	{ qom, key, G_STRUCT_OFFSET(IrqstormDeviceState, field), FALSE }
+#define PEAK_SUM	FALSE
+#define PEAK_PEAK	TRUE
+#define CH(id, field, qom, total, help) \
+	{ qom, #field, G_STRUCT_OFFSET(IrqstormDeviceCounters, field), PEAK_##total },
+#define DEV(id, field, qom, help) \
+	{ qom, #field, G_STRUCT_OFFSET(IrqstormDeviceState, field), FALSE },
 
 static const IrqstormCounter channel_counters[] = {
-	CH("raised", "raised", raised, FALSE),
-	CH("coalesced", "coalesced", coalesced, FALSE),
-	CH("overlapped", "overlapped", overlapped, FALSE),
-	CH("dropped", "dropped", dropped, FALSE),
-	CH("handled", "handled", handled, FALSE),
-	CH("incomplete", "incomplete", incomplete, FALSE),
-	CH("in-flight", "in_flight", in_flight, FALSE),
-	CH("queue-max", "queue_max", queue_max, TRUE),
-	CH("pio-reads", "pio_reads", pio_reads, FALSE),
-	CH("ready-polls", "ready_polls", ready_polls, FALSE),
+	IRQSTORM_CHANNEL_COUNTERS(CH)
 };
 
 static const IrqstormCounter device_counters[] = {
-	DEV("log-published", "published", published),
-	DEV("log-lost", "lost", lost),
-	DEV("guest-errors", "guest_errors", guest_errors),
-	DEV("probes", "probes", probes),
-	DEV("storms", NULL, storm.storms),
-	DEV("storm-start-ns", NULL, storm.start_ns),
-	DEV("storm-end-ns", NULL, storm.end_ns),
-	DEV("guest-stop-ns", NULL, storm.guest_stop_ns),
-	DEV("storm-device-end", NULL, storm.device_end),
-	DEV("storm-backlog", NULL, storm.backlog),
+	IRQSTORM_DEVICE_COUNTERS(DEV)
 };
 
 const IrqstormCounter *irqstorm_channel_counters(guint *n)

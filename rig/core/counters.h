@@ -2,8 +2,8 @@
 /*
  * The device's counters, read over QMP once the guest has powered off:
  * each channel's, the shared log's and the guest's, and how the last storm
- * ended. One table (counters.c) names every counter as QOM knows it and as
- * summary.json writes it.
+ * ended: the tables of include/irqstorm/device.h, whose names QOM knows
+ * them by and whose fields summary.json writes them as.
  */
 #ifndef IRQSTORM_COUNTERS_H
 #define IRQSTORM_COUNTERS_H
@@ -11,30 +11,26 @@
 #include <glib.h>
 
 #include "irqstorm/abi.h"
+#include "irqstorm/device.h"
 #include "qmp.h"
 
-/* One channel's counters as the device keeps them (QOM chN-*). */
+#define IRQSTORM_COUNTER_FIELD(id, field, name, ...) guint64 field;
+
+/* One channel's counters as the device keeps them (QOM chN-*): raised,
+ * handled, in_flight, ... (IRQSTORM_CHANNEL_COUNTERS). */
 typedef struct {
-	guint64 raised, coalesced, overlapped, dropped, handled, incomplete;
-	guint64 in_flight, queue_max, pio_reads, ready_polls;
+	IRQSTORM_CHANNEL_COUNTERS(IRQSTORM_COUNTER_FIELD)
 } IrqstormDeviceCounters;
 
-/* The last storm as the device saw it: ns of virtual time (QOM storm-*). */
-typedef struct {
-	guint64 storms;			/* storms begun: 0, none of the rest */
-	guint64 start_ns, end_ns;
-	guint64 guest_stop_ns;		/* the guest cleared RUN, or 0: never */
-	guint64 device_end;		/* 1: the device ended it at its bound */
-	guint64 backlog;		/* events in flight at its end */
-} IrqstormDeviceStorm;
-
-/* Everything the device counted. */
+/* Everything the device counted: each channel's, and its own: the shared
+ * log's records, guest errors, probes, and how the last storm went (ns of
+ * virtual time; storms == 0: none of the rest) (IRQSTORM_DEVICE_COUNTERS). */
 typedef struct {
 	IrqstormDeviceCounters ch[IRQSTORM_NUM_CHANNELS];
-	guint64 published, lost;	/* records of the shared log */
-	guint64 guest_errors, probes;
-	IrqstormDeviceStorm storm;
+	IRQSTORM_DEVICE_COUNTERS(IRQSTORM_COUNTER_FIELD)
 } IrqstormDeviceState;
+
+#undef IRQSTORM_COUNTER_FIELD
 
 /* A counter: its QOM property ("chN-" + qom for a channel's), its key in
  * summary.json (NULL: not written as a count) and where it is kept. */

@@ -7,6 +7,8 @@
 #include "machine.h"
 
 #include "irqstorm/abi.h"
+#include "irqstorm/device.h"
+#include "irqstorm/guest.h"
 
 #define RTC_BASE "2024-01-01T00:00:00"
 
@@ -33,15 +35,44 @@ static char *opt_path(const char *path)
 	return g_strjoinv(",,", parts);
 }
 
-/* -device irqstorm,...: every active channel's pattern and work. */
+/*
+ * ",chN-NAME=VALUE" of one channel property, by its type in
+ * include/irqstorm/device.h (the scenario's spec has the device's fields).
+ */
+static void prop_PATTERN(GString *d, guint n, const char *name, IrqstormPattern v)
+{
+	g_string_append_printf(d, ",ch%u-%s=%s", n, name, irqstorm_pattern_name(v));
+}
+
+static void prop_BOOL(GString *d, guint n, const char *name, gboolean v)
+{
+	g_string_append_printf(d, ",ch%u-%s=%s", n, name, v ? "on" : "off");
+}
+
+static void prop_U64(GString *d, guint n, const char *name, guint64 v)
+{
+	g_string_append_printf(d, ",ch%u-%s=%" G_GUINT64_FORMAT, n, name, v);
+}
+
+static void prop_U32(GString *d, guint n, const char *name, guint v)
+{
+	g_string_append_printf(d, ",ch%u-%s=%u", n, name, v);
+}
+
+static void prop_I32(GString *d, guint n, const char *name, int v)
+{
+	g_string_append_printf(d, ",ch%u-%s=%d", n, name, v);
+}
+
+/* -device irqstorm,...: every property of every active channel. */
 static char *device_opts(const IrqstormScenario *sc)
 {
 	GString *d = g_string_new("irqstorm,id=storm,memdev=irqstorm-log");
 
 	if (!sc->stamps)
-		g_string_append(d, ",stamps=off");
+		g_string_append(d, "," IRQSTORM_PROP_STAMPS "=off");
 	/* The storm ends on time even if the guest is too starved to end it. */
-	g_string_append_printf(d, ",storm-ns=%" G_GUINT64_FORMAT,
+	g_string_append_printf(d, "," IRQSTORM_PROP_STORM_NS "=%" G_GUINT64_FORMAT,
 			       (sc->duration_ms + sc->grace_ms) * 1000000);
 
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
@@ -49,15 +80,10 @@ static char *device_opts(const IrqstormScenario *sc)
 
 		if (c->pattern == IRQSTORM_PATTERN_OFF)
 			continue;
-		g_string_append_printf(d, ",ch%u-enable=%s", n, c->enable ? "on" : "off");
-		g_string_append_printf(d, ",ch%u-pattern=%s,ch%u-period-ns=%" G_GUINT64_FORMAT
-				       ",ch%u-burst=%u,ch%u-gap-ns=%" G_GUINT64_FORMAT
-				       ",ch%u-seed=%" G_GUINT64_FORMAT ",ch%u-pio-words=%u"
-				       ",ch%u-ready-delay-ns=%" G_GUINT64_FORMAT
-				       ",ch%u-ready-channel=%d",
-				       n, irqstorm_pattern_name(c->pattern), n, c->period_ns,
-				       n, c->burst, n, c->gap_ns, n, c->seed, n, c->pio_words,
-				       n, c->ready_delay_ns, n, c->ready_channel);
+#define PROP_OPT(id, field, name, type, min, max, dflt, timing, help) \
+		prop_##type(d, n, name, c->field);
+		IRQSTORM_CHANNEL_PROPS(PROP_OPT)
+#undef PROP_OPT
 	}
 	return g_string_free(d, FALSE);
 }
@@ -134,7 +160,7 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	add(a, "-device");
 	g_ptr_array_add(a, device_opts(sc));
 	add(a, "-fw_cfg");
-	addf(a, "name=opt/irqstorm/guest.conf,file=%s", conf);
+	addf(a, "name=" IRQSTORM_GUEST_CONF_FW_CFG ",file=%s", conf);
 	add(a, "-chardev");
 	addf(a, "socket,id=qmp,path=%s,server=on,wait=off", qmp);
 	add(a, "-mon");
@@ -181,48 +207,98 @@ static char *v_cpu(const IrqstormChannelSpec *c)
 	return v_opt(c->thread_cpu);
 }
 
-/* key=v0,v1,v2,v3: one value per channel, as the driver's arrays take. */
-static void conf_list(GString *out, const IrqstormScenario *sc, const char *key,
-		      ChannelValue fn)
+/* v0,v1,v2,v3: one value per channel, as the driver's arrays take. */
+static char *per_channel(const IrqstormScenario *sc, ChannelValue fn)
 {
-	g_string_append_printf(out, "%s=", key);
+	GString *out = g_string_new(NULL);
+
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		g_autofree char *v = fn(&sc->ch[n]);
 
 		g_string_append_printf(out, "%s%s", n ? "," : "", v);
 	}
-	g_string_append_c(out, '\n');
+	return g_string_free(out, FALSE);
 }
 
-/* The key=value file guest-init/init reads through fw_cfg. */
+static char *on_off(gboolean on)
+{
+	return g_strdup(on ? "on" : "off");
+}
+
+/* The keys of guest.conf: include/irqstorm/guest.h. */
+#define CONF_ENUM(key, dflt, help) CONF_##key,
+typedef enum {
+	IRQSTORM_GUEST_CONF(CONF_ENUM)
+	CONF_COUNT
+} ConfKey;
+#undef CONF_ENUM
+
+#define CONF_NAME(key, dflt, help) #key,
+static const char *const conf_names[CONF_COUNT] = {
+	IRQSTORM_GUEST_CONF(CONF_NAME)
+};
+#undef CONF_NAME
+
+/* The scenario's value of a guest.conf key. Every key has a case: a row
+ * added to the protocol without one does not compile (-Werror=switch). */
+static char *conf_value(const IrqstormScenario *sc, ConfKey k)
+{
+	switch (k) {
+	case CONF_duration_ms:
+		return g_strdup_printf("%" G_GUINT64_FORMAT, sc->duration_ms);
+	case CONF_irq_mode:
+		return g_strdup(irqstorm_irq_mode_name(sc->irq_mode));
+	case CONF_channels:
+		return g_strdup_printf("%u", irqstorm_scenario_channel_mask(sc));
+	case CONF_threading:
+		return per_channel(sc, v_threading);
+	case CONF_work:
+		return per_channel(sc, v_work);
+	case CONF_resched:
+		return per_channel(sc, v_resched);
+	case CONF_spin_timeout_us:
+		return g_strdup_printf("%u", sc->spin_timeout_us);
+	case CONF_thread_prio:
+		return per_channel(sc, v_prio);
+	case CONF_thread_cpu:
+		return per_channel(sc, v_cpu);
+	case CONF_probe:
+		return on_off(sc->probe);
+	case CONF_probe_prio:
+		return g_strdup_printf("%u", sc->probe_prio);
+	case CONF_probe_period_us:
+		return g_strdup_printf("%u", sc->probe_period_us);
+	case CONF_probe_cpu:
+		return g_strdup_printf("%u", sc->probe_cpu);
+	case CONF_i8042:
+		return sc->i8042_channel == IRQSTORM_NONE ? g_strdup("") :
+		       g_strdup_printf("%d:%u", sc->i8042_channel, sc->i8042_timeout_us);
+	case CONF_free_irq:
+		return on_off(sc->free_irq);
+	case CONF_stamps:
+		return on_off(sc->stamps);
+	case CONF_handler_clock:
+		return on_off(sc->handler_clock);
+	case CONF_cyclictest:
+		return on_off(sc->cyclictest);
+	case CONF_cyclictest_prio:
+		return g_strdup_printf("%u", sc->cyclictest_prio);
+	case CONF_COUNT:
+		break;
+	}
+	g_return_val_if_reached(g_strdup(""));
+}
+
+/* The key=value file guest-init/init reads through fw_cfg: every key. */
 char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 {
 	GString *out = g_string_new(NULL);
 
-	g_string_append_printf(out, "duration_ms=%" G_GUINT64_FORMAT "\n"
-			       "irq_mode=%s\nchannels=%u\nspin_timeout_us=%u\n",
-			       sc->duration_ms, irqstorm_irq_mode_name(sc->irq_mode),
-			       irqstorm_scenario_channel_mask(sc), sc->spin_timeout_us);
-	conf_list(out, sc, "threading", v_threading);
-	conf_list(out, sc, "work", v_work);
-	conf_list(out, sc, "resched", v_resched);
-	conf_list(out, sc, "thread_prio", v_prio);
-	conf_list(out, sc, "thread_cpu", v_cpu);
-	g_string_append_printf(out, "probe=%s\nprobe_prio=%u\nprobe_period_us=%u\n"
-			       "probe_cpu=%u\n", sc->probe ? "on" : "off",
-			       sc->probe_prio, sc->probe_period_us, sc->probe_cpu);
-	if (sc->free_irq)
-		g_string_append(out, "free_irq=on\n");
-	if (!sc->stamps)
-		g_string_append(out, "stamps=off\n");
-	if (sc->handler_clock)
-		g_string_append(out, "handler_clock=on\n");
-	if (sc->cyclictest)
-		g_string_append_printf(out, "cyclictest=on\ncyclictest_prio=%u\n",
-				       sc->cyclictest_prio);
-	if (sc->i8042_channel != IRQSTORM_NONE)
-		g_string_append_printf(out, "i8042=%d:%u\n", sc->i8042_channel,
-				       sc->i8042_timeout_us);
+	for (guint k = 0; k < CONF_COUNT; k++) {
+		g_autofree char *v = conf_value(sc, k);
+
+		g_string_append_printf(out, "%s=%s\n", conf_names[k], v);
+	}
 	return g_string_free(out, FALSE);
 }
 

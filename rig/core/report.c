@@ -28,18 +28,18 @@ static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
 static void print_storm(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
+	const IrqstormDeviceState *st = &res->outcome->device;
 
-	if (!res->outcome->have_counters || !st->storms || !st->end_ns)
+	if (!res->outcome->have_counters || !st->storms || !st->storm_end_ns)
 		return;
-	if (st->device_end)
+	if (st->storm_device_end)
 		fprintf(out, "  storm: %.3f s asked; the guest did not stop it, the "
 			"device ended it after %.3f s (see STALL)\n",
-			sc->duration_ms / 1e3, irqstorm_storm_seconds(st->start_ns, st->end_ns));
+			sc->duration_ms / 1e3, irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 	else
 		fprintf(out, "  storm: %.3f s asked; the guest stopped it after "
 			"%.6f s\n", sc->duration_ms / 1e3,
-			irqstorm_storm_seconds(st->start_ns, st->end_ns));
+			irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 }
 
 /* How the scenario ran: deterministic or why not. */
@@ -71,7 +71,7 @@ static void print_head(const IrqstormResults *res, FILE *out)
 	if (d)
 		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
 			" lost; guest interrupts: %s\n", d->records, d->lost,
-			irqstorm_console_value(res->console, "irq_mode") ?: "?");
+			irqstorm_console_value(res->console, IRQSTORM_RESULT_KEY(irq_mode)) ?: "?");
 }
 
 /* Channel n: its settings, the device's counts, its stages. */
@@ -92,8 +92,8 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 			G_GUINT64_FORMAT " handled", dev->raised,
 			dev->coalesced, dev->dropped, dev->handled);
 	fputc('\n', out);
-	if (sc->handler_clock && irqstorm_console_item(res->console, "handler_ns", n, &ns) &&
-	    irqstorm_console_item(res->console, "handled", n, &handled) && handled)
+	if (sc->handler_clock && irqstorm_console_item(res->console, IRQSTORM_RESULT_KEY(handler_ns), n, &ns) &&
+	    irqstorm_console_item(res->console, IRQSTORM_RESULT_KEY(handled), n, &handled) && handled)
 		fprintf(out, "    guest handler time: %.1f ns per event (%s)\n",
 			(double)ns / handled,
 			sc->icount_shift == IRQSTORM_ICOUNT_OFF ?
@@ -122,14 +122,14 @@ static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 			"avg %.2f us, max %.2f us\n", irqstorm_hist_count(h),
 			irqstorm_hist_avg(h) / 1e3, irqstorm_hist_max(h) / 1e3);
 	}
-	if (sc->cyclictest && irqstorm_console_value(con, "cyclictest_cycles"))
+	if (sc->cyclictest && irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_cycles)))
 		fprintf(out, "  cyclictest (guest, FIFO %u, every %u us): %s cycles, late by "
 			"min %s us, avg %s us, max %s us\n", sc->cyclictest_prio,
-			sc->probe_period_us, irqstorm_console_value(con, "cyclictest_cycles"),
-			irqstorm_console_value(con, "cyclictest_min_us") ?: "?",
-			irqstorm_console_value(con, "cyclictest_avg_us") ?: "?",
-			irqstorm_console_value(con, "cyclictest_max_us") ?: "?");
-	if ((s = irqstorm_console_value(con, "i8042")) && g_strcmp0(s, "none"))
+			sc->probe_period_us, irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_cycles)),
+			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_min_us)) ?: "?",
+			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_avg_us)) ?: "?",
+			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_max_us)) ?: "?");
+	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(i8042))) && g_strcmp0(s, "none"))
 		fprintf(out, "  i8042 region: %s\n", s);
 }
 

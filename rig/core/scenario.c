@@ -34,14 +34,22 @@ typedef struct {
 	gsize offset;		/* in IrqstormScenario, or IrqstormChannelSpec */
 	guint64 min, max;
 	const char *const *choices;
-	const char *qom;	/* the device property it sets ("chN-" + this),
-				 * when it can change while the storm runs */
+	int prop;		/* 1 + the channel property it sets, when the
+				 * device can change it while the storm runs
+				 * (irqstorm/device.h); 0 when it cannot */
 } KeyDesc;
 
 static const char *const accel_names[] = { "tcg", "kvm", "auto", NULL };
+#define PATTERN_NAME(id, name, help) name,
 static const char *const pattern_names[] = {
-	"off", "periodic", "poisson", "burst", "oneshot", NULL
+	IRQSTORM_PATTERNS(PATTERN_NAME) NULL
 };
+#undef PATTERN_NAME
+
+#define PROP_NAME(id, field, name, type, min, max, dflt, timing, help) name,
+static const char *const prop_names[] = { IRQSTORM_CHANNEL_PROPS(PROP_NAME) };
+#undef PROP_NAME
+#define PROP(id) (1 + IRQSTORM_CHANNEL_PROP_##id)
 static const char *const threading_names[] = {
 	"hardirq", "threaded", "forced", NULL
 };
@@ -62,17 +70,22 @@ static const KeyDesc keys[] = {
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
-	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names, "pattern" },
-	{ "channel", "enable", KEY_BOOL, CH(enable), 0, 0, NULL, "enable" },
-	{ "channel", "rate", KEY_RATE, CH(period_ns), 1, 10000000, NULL, "period-ns" },
-	{ "channel", "burst", KEY_UINT, CH(burst), 1, 1000000, NULL, "burst" },
-	{ "channel", "gap_us", KEY_MICROS, CH(gap_ns), 100, 1000000000000ULL, NULL, "gap-ns" },
-	{ "channel", "seed", KEY_UINT64, CH(seed), 0, G_MAXUINT32, NULL, "seed" },
-	{ "channel", "pio_words", KEY_UINT, CH(pio_words), 0, 1 << 24, NULL, "pio-words" },
+	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names,
+	  PROP(PATTERN) },
+	{ "channel", "enable", KEY_BOOL, CH(enable), 0, 0, NULL, PROP(ENABLE) },
+	{ "channel", "rate", KEY_RATE, CH(period_ns), 1,
+	  1000000000 / IRQSTORM_MIN_PERIOD_NS, NULL, PROP(PERIOD_NS) },
+	{ "channel", "burst", KEY_UINT, CH(burst), 1, IRQSTORM_MAX_BURST, NULL,
+	  PROP(BURST) },
+	{ "channel", "gap_us", KEY_MICROS, CH(gap_ns), IRQSTORM_MIN_PERIOD_NS,
+	  IRQSTORM_MAX_NS, NULL, PROP(GAP_NS) },
+	{ "channel", "seed", KEY_UINT64, CH(seed), 0, G_MAXUINT32, NULL, PROP(SEED) },
+	{ "channel", "pio_words", KEY_UINT, CH(pio_words), 0, IRQSTORM_MAX_PIO_WORDS,
+	  NULL, PROP(PIO_WORDS) },
 	{ "channel", "ready_delay_us", KEY_MICROS, CH(ready_delay_ns), 0,
-	  1000000000000ULL, NULL, "ready-delay-ns" },
+	  IRQSTORM_MAX_NS, NULL, PROP(READY_DELAY_NS) },
 	{ "channel", "ready_channel", KEY_OPT_INT, CH(ready_channel), 0, NCH - 1, NULL,
-	  "ready-channel" },
+	  PROP(READY_CHANNEL) },
 	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
 	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
@@ -530,10 +543,12 @@ static gboolean apply_threshold(IrqstormScenario *sc, const char *key,
 		name[strlen(name) - cut] = '\0';
 	}
 	if (stat < 0 || !irqstorm_stage_from_name(name, &st)) {
+		g_autofree char *stages = irqstorm_stage_names(TRUE);
+
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
 			    "%s: [thresholds] unknown key '%s' (expected STAGE_STAT_us: "
-			    "STAGE hardirq, thread, done, handler or probe; STAT max, "
-			    "p99, p99_9 or avg; e.g. done_max_us)", where, key);
+			    "STAGE one of %s; STAT max, p99, p99_9 or avg; e.g. "
+			    "done_max_us)", where, key, stages);
 		return FALSE;
 	}
 	if (!apply_key(&t.limit_ns, "thresholds", &(KeyDesc) { .key = key,
@@ -571,6 +586,18 @@ static char *qom_json(const void *base, const KeyDesc *k)
 	}
 }
 
+/* The channel keys the device can change while it runs, comma-separated. */
+static char *live_keys(void)
+{
+	GString *s = g_string_new(NULL);
+
+	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+		if (keys[i].prop)
+			g_string_append_printf(s, "%s%s", s->len ? ", " : "",
+					       keys[i].key);
+	return g_string_free(s, FALSE);
+}
+
 /* One "channelN.key=value" of [changes]: checked, turned into a QOM set. */
 static gboolean parse_change(IrqstormScenario *sc, guint64 at_ns,
 			     const char *assignment, const char *where,
@@ -588,12 +615,13 @@ static gboolean parse_change(IrqstormScenario *sc, guint64 at_ns,
 	guint i;
 
 	k = n >= 0 ? find_key(sc, group, key, &base) : NULL;
-	if (!k || !k->qom) {
+	if (!k || !k->prop) {
+		g_autofree char *live = live_keys();
+
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
 			    "%s: [changes] '%s': expected channelN.KEY=VALUE where KEY "
-			    "is one the device can change while it runs: pattern, "
-			    "enable, rate, burst, gap_us, seed, pio_words, "
-			    "ready_delay_us, ready_channel", where, assignment);
+			    "is one the device can change while it runs: %s", where,
+			    assignment, live);
 		return FALSE;
 	}
 	scratch = sc->ch[n];
@@ -601,7 +629,7 @@ static gboolean parse_change(IrqstormScenario *sc, guint64 at_ns,
 		return FALSE;
 	c.channel = n;
 	c.assignment = g_strdup(assignment);
-	c.qom_property = g_strdup_printf("ch%d-%s", n, k->qom);
+	c.qom_property = g_strdup_printf("ch%d-%s", n, prop_names[k->prop - 1]);
 	c.qom_json = qom_json(&scratch, k);
 	for (i = 0; i < sc->changes->len; i++)
 		if (g_array_index(sc->changes, IrqstormChange, i).at_ns > at_ns)

@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "irqstorm/abi.h"
+#include "irqstorm/device.h"
 #include "summary-keys.h"
 
 #define IRQSTORM_SCENARIO_ERROR (irqstorm_scenario_error_quark())
@@ -27,14 +28,8 @@ typedef enum {
 	IRQSTORM_ACCEL_AUTO,	/* KVM when it initialises, else TCG */
 } IrqstormAccel;
 
-/* The device's firing patterns (QOM chN-pattern). */
-typedef enum {
-	IRQSTORM_PATTERN_OFF,
-	IRQSTORM_PATTERN_PERIODIC,
-	IRQSTORM_PATTERN_POISSON,
-	IRQSTORM_PATTERN_BURST,
-	IRQSTORM_PATTERN_ONESHOT,
-} IrqstormPattern;
+/* The device's firing patterns (QOM chN-pattern): irqstorm/device.h. */
+typedef enum irqstorm_pattern IrqstormPattern;
 
 /* The driver's threading modes (module parameter threading=). */
 typedef enum {

@@ -132,25 +132,41 @@ static void add_device_counts(JsonBuilder *b, const IrqstormDeviceCounters *c)
 	add_counters(b, table, n, c);
 }
 
-/* A guest value: a number, a list of numbers, or else a string. */
+/* One item: a number if it is one, else a string. */
+static void add_guest_item(JsonBuilder *b, const char *item)
+{
+	guint64 v;
+
+	if (g_ascii_string_to_unsigned(item, 10, 0, G_MAXUINT64, &v, NULL))
+		json_builder_add_int_value(b, (gint64)v);
+	else
+		json_builder_add_string_value(b, item);
+}
+
+/*
+ * A guest value: a per-channel key of the protocol (a driver attribute) is
+ * a list, one item per channel; another is a number, a list of numbers, or
+ * else a string.
+ */
 static void add_guest_value(JsonBuilder *b, const char *key, const char *val)
 {
 	g_auto(GStrv) items = g_strsplit(val, ",", -1);
 	gboolean numbers = items[0] != NULL;
+	gboolean list = irqstorm_result_key_per_channel(key);
 	guint64 v;
 
 	for (gsize i = 0; items[i]; i++)
 		numbers = numbers && g_ascii_string_to_unsigned(items[i], 10, 0,
 								G_MAXUINT64, &v, NULL);
 	json_builder_set_member_name(b, key);
-	if (!numbers) {
+	if (!list && !numbers) {
 		json_builder_add_string_value(b, val);
-	} else if (!items[1]) {
-		json_builder_add_int_value(b, g_ascii_strtoull(val, NULL, 10));
+	} else if (!list && !items[1]) {
+		add_guest_item(b, val);
 	} else {
 		json_builder_begin_array(b);
 		for (gsize i = 0; items[i]; i++)
-			json_builder_add_int_value(b, g_ascii_strtoull(items[i], NULL, 10));
+			add_guest_item(b, items[i]);
 		json_builder_end_array(b);
 	}
 }
@@ -207,11 +223,11 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 static void add_storm(JsonBuilder *b, const IrqstormResults *res)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	const IrqstormDeviceStorm *st = &res->outcome->device.storm;
-	guint64 nominal_end = st->start_ns + sc->duration_ms * 1000000;
+	const IrqstormDeviceState *st = &res->outcome->device;
+	guint64 nominal_end = st->storm_start_ns + sc->duration_ms * 1000000;
 
 	json_builder_set_member_name(b, "storm");
-	if (!res->outcome->have_counters || !st->storms || !st->end_ns) {
+	if (!res->outcome->have_counters || !st->storms || !st->storm_end_ns) {
 		json_builder_add_null_value(b);
 		return;
 	}
@@ -219,13 +235,13 @@ static void add_storm(JsonBuilder *b, const IrqstormResults *res)
 	irqstorm_json_add_double(b, "duration_s", sc->duration_ms / 1e3);
 	irqstorm_json_add_double(b, "grace_s", sc->grace_ms / 1e3);
 	irqstorm_json_add_double(b, "bound_s", (sc->duration_ms + sc->grace_ms) / 1e3);
-	irqstorm_json_add_string(b, "ended_by", st->device_end ? "device" : "guest");
+	irqstorm_json_add_string(b, "ended_by", st->storm_device_end ? "device" : "guest");
 	irqstorm_json_add_double(b, "length_s",
-				 irqstorm_storm_seconds(st->start_ns, st->end_ns));
+				 irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 	irqstorm_json_add_double(b, "guest_stop_late_s", st->guest_stop_ns ?
 				 irqstorm_storm_seconds(nominal_end, st->guest_stop_ns) :
 				 NAN);
-	irqstorm_json_add_int(b, "in_flight_at_end", st->backlog);
+	irqstorm_json_add_int(b, "in_flight_at_end", st->storm_backlog);
 	json_builder_end_object(b);
 }
 
@@ -235,7 +251,7 @@ static void add_stages(JsonBuilder *b, const IrqstormTally *t, gboolean probe)
 	json_builder_set_member_name(b, IRQSTORM_KEY_STAGES);
 	json_builder_begin_object(b);
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
-		if (st == IRQSTORM_STAGE_PROBE && !probe)
+		if (irqstorm_stage_is_probe(st) && !probe)
 			continue;
 		json_builder_set_member_name(b, irqstorm_stage_name(st));
 		json_builder_add_value(b, irqstorm_summary_stage_json(t->hist[st]));
@@ -323,7 +339,7 @@ static void add_times(JsonBuilder *b, const IrqstormResults *res)
 				 (d->last_raise_ns - d->first_raise_ns) / 1e9 : 0.0);
 	add_storm(b, res);
 	irqstorm_json_add_string(b, "irq_mode",
-				 irqstorm_console_value(res->console, "irq_mode"));
+				 irqstorm_console_value(res->console, IRQSTORM_RESULT_KEY(irq_mode)));
 	irqstorm_json_add_double(b, "guest_uptime_seconds", uptime >= 0 ? uptime : NAN);
 }
 

@@ -14,7 +14,7 @@
 #define PATTERN(id, name, help)			puts("pattern " name);
 #define CHANNEL_PROP(id, f, name, type, min, max, dflt, t, help) \
 	puts("property ch" "N-" name);
-#define CHANNEL_COUNTER(id, field, name, help)	puts("counter chN-" name);
+#define CHANNEL_COUNTER(id, field, name, total, help)	puts("counter chN-" name);
 #define DEVICE_COUNTER(id, field, name, help)	puts("counter " name);
 #define STAMP(id, name, reg, flag, t, cpu)	puts("stamp " name);
 #define STAGE(id, name, rec, from, to, help)	puts("stage " name);

@@ -22,7 +22,8 @@ run() {	# run NAME CMDLINE [options]
 	jq -e '.complete and (.failed_checks | length) == 0' "$out/$name/summary.json" >/dev/null ||
 		fail "$name: not complete and consistent"
 }
-g() { jq -r ".counts.guest.$2" "$out/$1/summary.json"; }
+# A guest value; a per-channel one (a list) as v0,v1,...
+g() { jq -r ".counts.guest.$2 | if type == \"array\" then map(tostring) | join(\",\") else . end" "$out/$1/summary.json"; }
 console() { tr -d '\r' <"$out/$1/console.log"; }	# the serial console ends lines with CR LF
 
 run prio "threadirqs irqthread.prio=irqstorm0:fifo:73" "${extra[@]}"

@@ -283,7 +283,8 @@ static void test_argv(void)
 	g_assert_true(has_opt(argv, "-device", ",stamps=off"));
 }
 
-/* The guest's settings: one value per channel where the driver takes arrays. */
+/* The guest's settings: every key of the protocol, once, in its order; one
+ * value per channel where the driver takes arrays. */
 static void test_guest_conf(void)
 {
 	g_autoptr(GError) err = NULL;
@@ -304,9 +305,20 @@ static void test_guest_conf(void)
 	g_assert_nonnull(strstr(conf, "\nthread_prio=-,70,-,-\n"));
 	g_assert_nonnull(strstr(conf, "\ni8042=0:20000\n"));
 	g_assert_nonnull(strstr(conf, "\nprobe=off\n"));
-	g_assert_null(strstr(conf, "stamps"));
-	g_assert_null(strstr(conf, "handler_clock"));
-	g_assert_null(strstr(conf, "cyclictest"));
+	g_assert_nonnull(strstr(conf, "\nstamps=on\n"));
+	g_assert_nonnull(strstr(conf, "\nhandler_clock=off\n"));
+	g_assert_nonnull(strstr(conf, "\ncyclictest=off\n"));
+	{
+#define CONF_KEY(key, dflt, help) #key,
+		static const char *const keys[] = { IRQSTORM_GUEST_CONF(CONF_KEY) };
+#undef CONF_KEY
+		g_auto(GStrv) lines = g_strsplit(conf, "\n", -1);
+
+		g_assert_cmpuint(g_strv_length(lines), ==, G_N_ELEMENTS(keys) + 1);
+		for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+			g_assert_true(g_str_has_prefix(lines[i], keys[i]) &&
+				      lines[i][strlen(keys[i])] == '=');
+	}
 	g_free(conf);
 	g_assert_true(irqstorm_scenario_set(sc, "channel1.work=none", &err));
 	g_assert_true(irqstorm_scenario_set(sc, "run.stamps=false", &err));
@@ -456,6 +468,23 @@ static void test_result_line(void)
 	g_assert_cmpfloat(irqstorm_last_printk_time("no stamps\n[x]\n"), ==, -1);
 }
 
+/* The result line's keys against the protocol: "mode" is not one. */
+static void test_result_protocol(void)
+{
+	IrqstormConsole con = {
+		.result = irqstorm_parse_result_line(
+			"IRQSTORM-RESULT status=ok handled=4,0,0,0 mode=x i8042=none\n"),
+	};
+	g_autoptr(GPtrArray) unknown = irqstorm_console_unknown_keys(&con);
+
+	g_assert_cmpuint(unknown->len, ==, 1);
+	g_assert_cmpstr(unknown->pdata[0], ==, "mode");
+	g_assert_true(irqstorm_result_key_per_channel("handled"));
+	g_assert_false(irqstorm_result_key_per_channel("i8042"));
+	g_assert_true(irqstorm_result_key_known(IRQSTORM_RESULT_KEY(thread_sched)));
+	g_hash_table_unref(con.result);
+}
+
 /* Notable kernel log lines, without their time stamps. */
 static void test_kernel_events(void)
 {
@@ -490,6 +519,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/changes", test_changes);
 	g_test_add_func("/scenario/profiles", test_profiles);
 	g_test_add_func("/results/result-line", test_result_line);
+g_test_add_func("/results/result-protocol", test_result_protocol);
 	g_test_add_func("/results/kernel-events", test_kernel_events);
 	return g_test_run();
 }
