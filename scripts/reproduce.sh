@@ -61,6 +61,9 @@ cells() {	# CASE JQ-FILTER: "  cell: ended: reason" of the cells it selects
 # run_case CASE: every profile of it, each cell an outcome its table shows.
 run_case() {
 	local c=$1 rc=0 bad
+	# From nothing: a matrix resumes finished cells, which may come from
+	# another build; every number here must come from this one.
+	rm -rf "${OUT:?}/$c"
 	"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
 		--out "$OUT/$c" --jobs "$(nproc)" >"$OUT/$c.log" 2>&1 || rc=$?
 	[ -f "$OUT/$c/matrix.json" ] ||
