@@ -23,7 +23,9 @@
  * level line that stays asserted).
  *
  * Interrupts are INTx (one shared line), MSI or MSI-X ("irq_mode"), one
- * vector per channel where the vectors allow.
+ * vector per channel where the vectors allow; channels that end up on the
+ * same vector (x86 without interrupt remapping grants one MSI vector) share
+ * it with IRQF_SHARED, as on INTx.
  *
  * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
  * preemption disabled, spin until a channel's interrupt has been handled.
@@ -105,6 +107,7 @@ struct irqstorm_chan {
 	struct irqstorm *st;
 	unsigned int index;
 	bool active;
+	bool shared;		/* its IRQ is shared with other channels */
 	int irq;
 	enum irqstorm_threading threading;
 	enum irqstorm_work work;
@@ -303,9 +306,13 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 
 static int irqstorm_request(struct device *dev, struct irqstorm_chan *c)
 {
-	/* Level INTx is one line for all channels; MSI vectors are not shared. */
+	/*
+	 * Level INTx is one line for all channels; an MSI vector is shared
+	 * only when there are fewer vectors than channels. ONESHOT keeps a
+	 * level line masked until the thread ran; edge vectors need not.
+	 */
 	bool intx = c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX;
-	unsigned long shared = intx ? IRQF_SHARED : 0;
+	unsigned long shared = c->shared ? IRQF_SHARED : 0;
 
 	switch (c->threading) {
 	case TH_HARDIRQ:
@@ -621,6 +628,18 @@ static int irqstorm_setup_vectors(struct device *dev, struct irqstorm *st)
 	/* The device sends channel n on vector n % vectors, like this. */
 	for (i = 0; i < NCH; i++)
 		st->ch[i].irq = pci_irq_vector(pdev, i % nvec);
+	/* Channels serviced on one vector share it. */
+	for (i = 0; i < NCH; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+		unsigned int j;
+
+		for (j = 0; j < NCH; j++)
+			if (j != i && st->ch[j].active && st->ch[j].irq == c->irq)
+				c->shared = true;
+	}
+	if (st->irq_mode != IRQSTORM_IRQ_MODE_INTX && nvec < hweight32(channels))
+		dev_info(dev, "%d %s vector(s) for channels 0x%x: shared\n", nvec,
+			 irq_mode_names[st->irq_mode], channels);
 	return 0;
 }
 
