@@ -106,7 +106,7 @@ struct irqstorm;
 struct irqstorm_chan {
 	struct irqstorm *st;
 	unsigned int index;
-	bool active;
+	bool active;		/* IRQ requested and not freed: st->lock */
 	bool shared;		/* its IRQ is shared with other channels */
 	int irq;
 	enum irqstorm_threading threading;
@@ -119,16 +119,21 @@ struct irqstorm_chan {
 	 * for one irqaction) and one consumer (the irq thread).
 	 */
 	DECLARE_KFIFO(seqs, u32, FIFO_SIZE);
-	/* Statistics, written by the handler only: READ_ONCE/WRITE_ONCE. */
-	u64 handled;
-	u64 unclaimed;
-	u64 spin_timeouts;
-	u64 handler_ns;		/* with handler_clock: in handlers, claim to ack */
+	/* Statistics: handlers may run on any CPU, sysfs reads them anywhere. */
+	atomic64_t handled;
+	atomic64_t unclaimed;
+	atomic64_t spin_timeouts;
+	atomic64_t handler_ns;	/* with handler_clock: in handlers, claim to ack */
 	pid_t thread_pid;	/* the thread that runs the work, if any */
 	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
-	/* Policy and priority of the thread when it took its first event. */
+	/*
+	 * Policy and priority of the thread when it took its first event,
+	 * written once by the thread that wins first_claim, then published
+	 * by first_seen (release; sysfs reads it with acquire).
+	 */
 	int first_policy;
 	int first_prio;
+	atomic_t first_claim;
 	bool first_seen;
 };
 
@@ -138,6 +143,8 @@ struct irqstorm {
 	void __iomem *pio;
 	u32 irq_mode;
 	struct irqstorm_chan ch[NCH];
+	/* Serialises freeing a channel's IRQ (the free attribute). */
+	struct mutex lock;
 	/* Serialises runs of the i8042 region and guards their result. */
 	struct mutex i8042_lock;
 	char i8042_result[48];
@@ -165,11 +172,6 @@ static u32 irqstorm_ch_read(struct irqstorm_chan *c, unsigned int reg)
 	return irqstorm_read(c->st, IRQSTORM_REG_CH(c->index, reg));
 }
 
-static void irqstorm_inc(u64 *ctr)
-{
-	WRITE_ONCE(*ctr, *ctr + 1);
-}
-
 /* PIO work: every data word through the I/O port, as a non-DMA IDE does. */
 static void irqstorm_work_pio(struct irqstorm_chan *c)
 {
@@ -191,7 +193,7 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 
 	while (!(irqstorm_ch_read(c, IRQSTORM_CH_READY) & IRQSTORM_READY)) {
 		if (ktime_after(ktime_get(), end)) {
-			irqstorm_inc(&c->spin_timeouts);
+			atomic64_inc(&c->spin_timeouts);
 			return;
 		}
 		cpu_relax();
@@ -207,10 +209,11 @@ static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stag
 	ktime_t start = handler_clock ? ktime_get() : 0;
 
 	irqstorm_stamp(c->st, stage_reg, seq);
-	if (!c->first_seen && !in_hardirq()) {
+	if (!in_hardirq() && !atomic_cmpxchg(&c->first_claim, 0, 1)) {
 		c->first_policy = current->policy;
 		c->first_prio = current->rt_priority;
-		WRITE_ONCE(c->first_seen, true);
+		/* Pairs with the acquire in sysfs: the two above, then this. */
+		smp_store_release(&c->first_seen, true);
 	}
 	switch (c->work) {
 	case WORK_PIO:
@@ -226,9 +229,8 @@ static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stag
 	irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_DONE, seq);
 	irqstorm_write(c->st, IRQSTORM_REG_ACK, BIT(c->index));
 	if (handler_clock)
-		WRITE_ONCE(c->handler_ns,
-			   c->handler_ns + ktime_to_ns(ktime_sub(ktime_get(), start)));
-	irqstorm_inc(&c->handled);
+		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)), &c->handler_ns);
+	atomic64_inc(&c->handled);
 }
 
 static u32 irqstorm_claim(struct irqstorm_chan *c)
@@ -257,7 +259,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 		ret = IRQ_HANDLED;
 	}
 	if (ret == IRQ_NONE && hard)
-		irqstorm_inc(&c->unclaimed);
+		atomic64_inc(&c->unclaimed);
 	return ret;
 }
 
@@ -286,7 +288,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 		claimed = true;
 	}
 	if (!claimed && hard) {
-		irqstorm_inc(&c->unclaimed);
+		atomic64_inc(&c->unclaimed);
 		return IRQ_NONE;
 	}
 	return IRQ_WAKE_THREAD;
@@ -350,7 +352,7 @@ static void irqstorm_stop(struct irqstorm *st)
 
 	irqstorm_write(st, IRQSTORM_REG_CTRL, 0);
 	for (i = 0; i < NCH; i++)
-		if (st->ch[i].active)
+		if (READ_ONCE(st->ch[i].active))
 			synchronize_irq(st->ch[i].irq);
 }
 
@@ -392,19 +394,20 @@ static ssize_t _name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(_name)
 
-IRQSTORM_CH_ATTR(irq, "%d", c->active ? c->irq : -1);
-IRQSTORM_CH_ATTR(threading, "%s", c->active ? threading_names[c->threading] : "-");
-IRQSTORM_CH_ATTR(work, "%s", c->active ? work_names[c->work] : "-");
-IRQSTORM_CH_ATTR(handled, "%llu", READ_ONCE(c->handled));
-IRQSTORM_CH_ATTR(unclaimed, "%llu", READ_ONCE(c->unclaimed));
-IRQSTORM_CH_ATTR(spin_timeouts, "%llu", READ_ONCE(c->spin_timeouts));
-IRQSTORM_CH_ATTR(handler_ns, "%llu", READ_ONCE(c->handler_ns));
+IRQSTORM_CH_ATTR(irq, "%d", READ_ONCE(c->active) ? c->irq : -1);
+IRQSTORM_CH_ATTR(threading, "%s", READ_ONCE(c->active) ? threading_names[c->threading] : "-");
+IRQSTORM_CH_ATTR(work, "%s", READ_ONCE(c->active) ? work_names[c->work] : "-");
+IRQSTORM_CH_ATTR(handled, "%lld", atomic64_read(&c->handled));
+IRQSTORM_CH_ATTR(unclaimed, "%lld", atomic64_read(&c->unclaimed));
+IRQSTORM_CH_ATTR(spin_timeouts, "%lld", atomic64_read(&c->spin_timeouts));
+IRQSTORM_CH_ATTR(handler_ns, "%lld", atomic64_read(&c->handler_ns));
 IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
 IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
 static void irqstorm_show_first_sched(struct irqstorm_chan *c, char *buf, int *len)
 {
-	if (READ_ONCE(c->first_seen))
+	/* Pairs with the release in irqstorm_process(). */
+	if (smp_load_acquire(&c->first_seen))
 		*len += sysfs_emit_at(buf, *len, "%d:%d", c->first_policy, c->first_prio);
 	else
 		*len += sysfs_emit_at(buf, *len, "-");
@@ -433,9 +436,12 @@ static ssize_t free_store(struct device *dev, struct device_attribute *attr,
 	ret = kstrtouint(buf, 10, &ch);
 	if (ret)
 		return ret;
-	if (ch >= NCH || !st->ch[ch].active)
+	if (ch >= NCH)
 		return -EINVAL;
-	st->ch[ch].active = false;
+	guard(mutex)(&st->lock);
+	if (!st->ch[ch].active)
+		return -EINVAL;
+	WRITE_ONCE(st->ch[ch].active, false);
 	devm_free_irq(dev, st->ch[ch].irq, &st->ch[ch]);
 	return count;
 }
@@ -500,15 +506,15 @@ static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
 	    !timeout_us || timeout_us > USEC_PER_SEC)
 		return -EINVAL;
 	c = &st->ch[ch];
-	if (!c->active)
+	if (!READ_ONCE(c->active))
 		return -ENODEV;
 
 	mutex_lock(&st->i8042_lock);
 	preempt_disable();
-	before = READ_ONCE(c->handled);
+	before = atomic64_read(&c->handled);
 	start = ktime_get();
 	end = ktime_add_us(start, timeout_us);
-	while (!(done = READ_ONCE(c->handled) != before) &&
+	while (!(done = atomic64_read(&c->handled) != before) &&
 	       !ktime_after(ktime_get(), end))
 		cpu_relax();
 	end = ktime_get();
@@ -667,6 +673,9 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!st)
 		return -ENOMEM;
 	st->pdev = pdev;
+	ret = devm_mutex_init(dev, &st->lock);
+	if (ret)
+		return ret;
 	ret = devm_mutex_init(dev, &st->i8042_lock);
 	if (ret)
 		return ret;
@@ -678,12 +687,14 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot enable device\n");
-	ret = pcim_iomap_regions(pdev, BIT(IRQSTORM_BAR_REGS) | BIT(IRQSTORM_BAR_PIO),
-				 DRV_NAME);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot map BARs\n");
-	st->regs = pcim_iomap_table(pdev)[IRQSTORM_BAR_REGS];
-	st->pio = pcim_iomap_table(pdev)[IRQSTORM_BAR_PIO];
+	st->regs = pcim_iomap_region(pdev, IRQSTORM_BAR_REGS, DRV_NAME);
+	if (IS_ERR(st->regs))
+		return dev_err_probe(dev, PTR_ERR(st->regs), "cannot map BAR%d\n",
+				     IRQSTORM_BAR_REGS);
+	st->pio = pcim_iomap_region(pdev, IRQSTORM_BAR_PIO, DRV_NAME);
+	if (IS_ERR(st->pio))
+		return dev_err_probe(dev, PTR_ERR(st->pio), "cannot map BAR%d\n",
+				     IRQSTORM_BAR_PIO);
 	ret = irqstorm_check_device(dev, st);
 	if (ret)
 		return ret;
