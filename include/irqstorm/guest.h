@@ -65,7 +65,8 @@
 	X(handler_ns, "time in handlers, claim to ack (handler_clock)") \
 	X(thread_pid, "the thread that ran its work; 0: none")		\
 	X(primary_pid, "its primary handler's forced thread; 0: none")	\
-	X(first_sched, "policy:priority of that thread at its first event")
+	X(first_sched, "policy:priority of that thread at its first event") \
+	X(overlaps, "handler entries while the same handler was running")
 
 /*
  * The rest of the result line: X(key, "meaning"). reason, key and ch only

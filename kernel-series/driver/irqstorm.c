@@ -27,6 +27,11 @@
  * same vector (x86 without interrupt remapping grants one MSI vector) share
  * it with IRQF_SHARED, as on INTx.
  *
+ * Each channel counts the times one of its handlers was entered while it
+ * was already running ("overlaps"): genirq runs a hard interrupt handler,
+ * and an interrupt thread's function, on one CPU at a time, and the FIFO
+ * between primary handler and thread relies on it.
+ *
  * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
  * preemption disabled, spin until a channel's interrupt has been handled.
  *
@@ -116,7 +121,7 @@ struct irqstorm_chan {
 	/*
 	 * Events claimed by the primary handler, for the thread. No lock:
 	 * one producer (the primary handler, never concurrent with itself
-	 * for one irqaction) and one consumer (the irq thread).
+	 * for one irqaction) and one consumer (the irq thread, likewise).
 	 */
 	DECLARE_KFIFO(seqs, u32, FIFO_SIZE);
 	/* Statistics: handlers may run on any CPU, sysfs reads them anywhere. */
@@ -124,6 +129,10 @@ struct irqstorm_chan {
 	atomic64_t unclaimed;
 	atomic64_t spin_timeouts;
 	atomic64_t handler_ns;	/* with handler_clock: in handlers, claim to ack */
+	atomic64_t overlaps;	/* a handler entered while it was running */
+	/* Handlers running now: the primary, and the handler or thread. */
+	atomic_t in_primary;
+	atomic_t in_handler;
 	pid_t thread_pid;	/* the thread that runs the work, if any */
 	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
 	/*
@@ -170,6 +179,18 @@ static void irqstorm_stamp(struct irqstorm *st, unsigned int reg, u32 seq)
 static u32 irqstorm_ch_read(struct irqstorm_chan *c, unsigned int reg)
 {
 	return irqstorm_read(c->st, IRQSTORM_REG_CH(c->index, reg));
+}
+
+/* A handler of c starts, with its own running count: one at a time. */
+static void irqstorm_enter(struct irqstorm_chan *c, atomic_t *running)
+{
+	if (atomic_inc_return(running) > 1)
+		atomic64_inc(&c->overlaps);
+}
+
+static void irqstorm_leave(atomic_t *running)
+{
+	atomic_dec(running);
 }
 
 /* PIO work: every data word through the I/O port, as a non-DMA IDE does. */
@@ -251,6 +272,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	irqreturn_t ret = IRQ_NONE;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_handler);
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
@@ -260,6 +282,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	}
 	if (ret == IRQ_NONE && hard)
 		atomic64_inc(&c->unclaimed);
+	irqstorm_leave(&c->in_handler);
 	return ret;
 }
 
@@ -278,6 +301,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 	bool claimed = false;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_primary);
 	if (!hard)
 		WRITE_ONCE(c->primary_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
@@ -287,6 +311,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 		kfifo_put(&c->seqs, seq);
 		claimed = true;
 	}
+	irqstorm_leave(&c->in_primary);
 	if (!claimed && hard) {
 		atomic64_inc(&c->unclaimed);
 		return IRQ_NONE;
@@ -300,9 +325,11 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 	struct irqstorm_chan *c = data;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_handler);
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (kfifo_get(&c->seqs, &seq))
 		irqstorm_process(c, seq, IRQSTORM_REG_STAMP_THREAD);
+	irqstorm_leave(&c->in_handler);
 	return IRQ_HANDLED;
 }
 
@@ -401,6 +428,7 @@ IRQSTORM_CH_ATTR(handled, "%lld", atomic64_read(&c->handled));
 IRQSTORM_CH_ATTR(unclaimed, "%lld", atomic64_read(&c->unclaimed));
 IRQSTORM_CH_ATTR(spin_timeouts, "%lld", atomic64_read(&c->spin_timeouts));
 IRQSTORM_CH_ATTR(handler_ns, "%lld", atomic64_read(&c->handler_ns));
+IRQSTORM_CH_ATTR(overlaps, "%lld", atomic64_read(&c->overlaps));
 IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
 IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
