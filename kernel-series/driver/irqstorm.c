@@ -32,6 +32,11 @@
  * and an interrupt thread's function, on one CPU at a time, and the FIFO
  * between primary handler and thread relies on it.
  *
+ * Test hook: "sync_irq" makes a channel's thread function call
+ * synchronize_irq() on another channel's interrupt, as drivers whose
+ * threaded handler waits for another interrupt (regmap-irq on a slow bus)
+ * do.
+ *
  * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
  * preemption disabled, spin until a channel's interrupt has been handled.
  *
@@ -106,6 +111,15 @@ static uint spin_timeout_us = 10000;
 module_param(spin_timeout_us, uint, 0444);
 MODULE_PARM_DESC(spin_timeout_us, "Bound of a spin work item, us (default 10000)");
 
+static char *name_suffix = "";
+module_param(name_suffix, charp, 0444);
+MODULE_PARM_DESC(name_suffix, "Appended to each channel's IRQ action name irqstormN (default none; e.g. :card0, for names with ':')");
+
+static int sync_irq[NCH] = { [0 ... NCH - 1] = -1 };
+static int n_sync_irq;
+module_param_array(sync_irq, int, &n_sync_irq, 0444);
+MODULE_PARM_DESC(sync_irq, "Per channel: the channel whose IRQ its thread function synchronize_irq()s after each run (-1: none; threaded channels only)");
+
 struct irqstorm;
 
 struct irqstorm_chan {
@@ -117,7 +131,8 @@ struct irqstorm_chan {
 	enum irqstorm_threading threading;
 	enum irqstorm_work work;
 	unsigned int resched;
-	char name[16];
+	struct irqstorm_chan *sync;	/* sync_irq: the channel to wait for */
+	char name[32];
 	/*
 	 * Events claimed by the primary handler, for the thread. No lock:
 	 * one producer (the primary handler, never concurrent with itself
@@ -319,7 +334,11 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 	return IRQ_WAKE_THREAD;
 }
 
-/* threaded mode, thread function: the events in the order claimed. */
+/*
+ * threaded mode, thread function: the events in the order claimed. With
+ * sync_irq, it then waits for another channel's handlers to finish, which
+ * can only end if they run elsewhere than this thread.
+ */
 static irqreturn_t irqstorm_thread(int irq, void *data)
 {
 	struct irqstorm_chan *c = data;
@@ -330,6 +349,8 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 	while (kfifo_get(&c->seqs, &seq))
 		irqstorm_process(c, seq, IRQSTORM_REG_STAMP_THREAD);
 	irqstorm_leave(&c->in_handler);
+	if (c->sync)
+		synchronize_irq(c->sync->irq);
 	return IRQ_HANDLED;
 }
 
@@ -621,7 +642,10 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->index = i;
 		c->active = channels & BIT(i);
 		INIT_KFIFO(c->seqs);
-		snprintf(c->name, sizeof(c->name), DRV_NAME "%u", i);
+		if (snprintf(c->name, sizeof(c->name), DRV_NAME "%u%s", i,
+			     name_suffix) >= sizeof(c->name))
+			return dev_err_probe(dev, -EINVAL, "name_suffix '%s' too long\n",
+					     name_suffix);
 		t = irqstorm_choice(dev, "threading", threading_names,
 				    ARRAY_SIZE(threading_names),
 				    i < n_threading ? threading[i] : NULL,
@@ -633,6 +657,31 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->threading = t;
 		c->work = w;
 		c->resched = i < n_resched ? resched[i] : 0;
+	}
+	return 0;
+}
+
+/*
+ * sync_irq: a threaded channel's thread function waits for another
+ * serviced channel's interrupt, never for its own (it would wait for
+ * itself).
+ */
+static int irqstorm_parse_sync(struct device *dev, struct irqstorm *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_sync_irq; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+		int other = sync_irq[i];
+
+		if (other < 0 || !c->active)
+			continue;
+		if (other >= NCH || !st->ch[other].active ||
+		    c->threading != TH_THREADED || st->ch[other].irq == c->irq)
+			return dev_err_probe(dev, -EINVAL,
+					     "sync_irq: channel %u cannot wait for channel %d's IRQ\n",
+					     i, other);
+		c->sync = &st->ch[other];
 	}
 	return 0;
 }
@@ -729,6 +778,9 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* MSI and MSI-X messages are memory writes by the device. */
 	pci_set_master(pdev);
 	ret = irqstorm_setup_vectors(dev, st);
+	if (ret)
+		return ret;
+	ret = irqstorm_parse_sync(dev, st);
 	if (ret)
 		return ret;
 	pci_set_drvdata(pdev, st);
