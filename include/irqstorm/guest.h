@@ -79,7 +79,7 @@
 	X(key, "error: the guest.conf key at fault")			\
 	X(ch, "error: the channel at fault")				\
 	X(irq_mode, "intx, msi or msix: what the driver got")		\
-	X(irq_threads, "irq/N-irqstorm threads")			\
+	X(irq_threads, "IRQ threads of the driver's actions (irq/N-, irq/N-s-)") \
 	X(freed, "yes: free_irq ran during the storm")			\
 	X(thread_sched, "per channel: its IRQ thread's policy:priority") \
 	X(i8042, "the i8042 region: completed:NS, timeout:NS or none")	\
