@@ -18,6 +18,11 @@
  *       CPU for up to a millisecond, which must not land in the storm.
  *       Prints one line at the end: "probe samples=N max_ns=M avg_ns=A".
  *
+ *   irqstorm-guest flip PERIOD_US LIMIT_MS PRIO IRQ...
+ *       Move the IRQs to the next online CPU, round robin, every PERIOD_US
+ *       (through /proc/irq/N/smp_affinity_list), as SCHED_FIFO PRIO, until
+ *       SIGTERM or LIMIT_MS. Prints one line at the end: "flips=N".
+ *
  *   irqstorm-guest protocol
  *       Print the guest protocol (include/irqstorm/guest.h) as shell
  *       assignments for the init to source: the channel count, the
@@ -142,19 +147,19 @@ static volatile uint32_t *map_regs(const char *path)
 	return p;
 }
 
-static volatile sig_atomic_t probe_stop;
+static volatile sig_atomic_t term_seen;
 
-static void probe_on_term(int sig)
+static void on_term(int sig)
 {
 	(void)sig;
-	probe_stop = 1;
+	term_seen = 1;
 }
 
 /* probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU */
 static int cmd_probe(int argc, char **argv)
 {
 	/* No SA_RESTART: the signal ends the sleep it arrives in. */
-	struct sigaction sa = { .sa_handler = probe_on_term };
+	struct sigaction sa = { .sa_handler = on_term };
 	volatile uint32_t *regs;
 	long long period, limit, prio, cpu, n = 0, max = 0, sum = 0;
 	int started = 0;
@@ -195,7 +200,7 @@ static int cmd_probe(int argc, char **argv)
 			next.tv_nsec -= NSEC_PER_SEC;
 			next.tv_sec++;
 		}
-		if (probe_stop || ts_ns(&next) > end)
+		if (term_seen || ts_ns(&next) > end)
 			break;
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL))
 			break;	/* EINTR: SIGTERM, not a wake-up to measure */
@@ -220,6 +225,68 @@ static int cmd_probe(int argc, char **argv)
 	set_sched(0, SCHED_OTHER, 0, -1);
 	munlockall();
 	printf("probe samples=%lld max_ns=%lld avg_ns=%lld\n", n, max, n ? sum / n : 0);
+	return 0;
+}
+
+/* One IRQ's affinity, as a CPU list: 0 or -1 with a message. */
+static int set_irq_cpu(const char *irq, long cpu)
+{
+	char path[64], val[24];
+	int fd, len, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/irq/%s/smp_affinity_list", irq);
+	len = snprintf(val, sizeof(val), "%ld\n", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, val, len) != len) {
+		fprintf(stderr, "irqstorm-guest: %s <- %ld: %s\n", path, cpu, strerror(errno));
+		ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* flip PERIOD_US LIMIT_MS PRIO IRQ... */
+static int cmd_flip(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	long long period, limit, prio, flips = 0, end;
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct timespec next;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: irqstorm-guest flip PERIOD_US LIMIT_MS PRIO IRQ...\n");
+		return 1;
+	}
+	period = parse_num("period", argv[1], 10, 10 * 1000 * 1000);
+	limit = parse_num("limit", argv[2], 1, 24 * 3600 * 1000);
+	prio = parse_num("priority", argv[3], 1, 99);
+	if (period < 0 || limit < 0 || prio < 0)
+		return 1;
+	for (int i = 4; i < argc; i++)
+		if (parse_num("irq", argv[i], 0, 1 << 20) < 0)
+			return 1;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) < 0 || set_sched(0, SCHED_FIFO, prio, -1))
+		return 1;
+	if (ncpus < 1)
+		ncpus = 1;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	end = ts_ns(&next) + limit * 1000000LL;
+	while (!term_seen && ts_ns(&next) <= end) {
+		for (int i = 4; i < argc; i++)
+			if (set_irq_cpu(argv[i], (flips + 1) % ncpus))
+				return 1;
+		flips++;
+		next.tv_nsec += period * 1000;
+		while (next.tv_nsec >= NSEC_PER_SEC) {
+			next.tv_nsec -= NSEC_PER_SEC;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	set_sched(0, SCHED_OTHER, 0, -1);
+	printf("flips=%lld\n", flips);
 	return 0;
 }
 
@@ -255,10 +322,13 @@ int main(int argc, char **argv)
 		return cmd_sched(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
 		return cmd_probe(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "flip"))
+		return cmd_flip(argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "protocol"))
 		return cmd_protocol();
 	fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n"
 		"       irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU\n"
+		"       irqstorm-guest flip PERIOD_US LIMIT_MS PRIO IRQ...\n"
 		"       irqstorm-guest protocol\n");
 	return 1;
 }

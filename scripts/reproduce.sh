@@ -105,7 +105,8 @@ compare ide-pio-done done histogram.txt ide-pio hardirq-voluntary threaded-full 
 	resched-voluntary
 compare priority-critical thread histogram-ch0.txt priority critical-high critical-low
 compare msi-vs-intx-done done histogram.txt msi-vs-intx intx msi intx-light msi-light
-compare irqd-vs-threads-critical done histogram-ch0.txt irqd-vs-threads per-irq-threads single-irqd
+compare irqd-vs-threads-critical done histogram-ch0.txt irqd-vs-threads per-irq-threads equal-threads \
+	single-irqd
 # The stage breakdown of three ways to run the same IDE handler.
 tmp=$(mktemp -d)
 "$IRQSTORM" plot "$(cell ide-pio hardirq-voluntary)" "$(cell ide-pio threaded-rt)" \

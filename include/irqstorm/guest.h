@@ -48,7 +48,12 @@
 	X(stamps, "on", "off: the driver writes no stage stamps")	\
 	X(handler_clock, "off", "on: the driver sums time in handlers")	\
 	X(cyclictest, "off", "on: run Debian's cyclictest beside the probe") \
-	X(cyclictest_prio, "79", "cyclictest's SCHED_FIFO priority")
+	X(cyclictest_prio, "79", "cyclictest's SCHED_FIFO priority")	\
+	X(irq_cpu, "", "CPU every serviced channel's IRQ is routed to")	\
+	X(hotplug_cpu, "", "CPU taken offline at 1/4 of the storm, online at 3/4") \
+	X(irq_flip_us, "", "move the serviced IRQs to the next CPU every N us") \
+	X(sync_irq, "", "CH:OTHER: CH's thread calls synchronize_irq() on OTHER's IRQ") \
+	X(load_prio, "", "load the driver at this SCHED_FIFO priority")
 
 /*
  * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/
@@ -65,7 +70,8 @@
 	X(handler_ns, "time in handlers, claim to ack (handler_clock)") \
 	X(thread_pid, "the thread that ran its work; 0: none")		\
 	X(primary_pid, "its primary handler's forced thread; 0: none")	\
-	X(first_sched, "policy:priority of that thread at its first event")
+	X(first_sched, "policy:priority of that thread at its first event") \
+	X(overlaps, "handler entries while the same handler was running")
 
 /*
  * The rest of the result line: X(key, "meaning"). reason, key and ch only
@@ -78,7 +84,11 @@
 	X(key, "error: the guest.conf key at fault")			\
 	X(ch, "error: the channel at fault")				\
 	X(irq_mode, "intx, msi or msix: what the driver got")		\
-	X(irq_threads, "irq/N-irqstorm threads")			\
+	X(irq_threads, "IRQ threads of the driver's actions (irq/N-, irq/N-s-)") \
+	X(load_sched, "load_prio: its IRQ threads' policy:priority at load") \
+	X(hotplug, "hotplug_cpu: ms the offline and online took, OFF:ON") \
+	X(hotplug_handled, "hotplug_cpu: events handled while it was offline") \
+	X(irq_flips, "irq_flip_us: affinity moves made")		\
 	X(freed, "yes: free_irq ran during the storm")			\
 	X(thread_sched, "per channel: its IRQ thread's policy:priority") \
 	X(i8042, "the i8042 region: completed:NS, timeout:NS or none")	\

@@ -23,7 +23,19 @@
  * level line that stays asserted).
  *
  * Interrupts are INTx (one shared line), MSI or MSI-X ("irq_mode"), one
- * vector per channel where the vectors allow.
+ * vector per channel where the vectors allow; channels that end up on the
+ * same vector (x86 without interrupt remapping grants one MSI vector) share
+ * it with IRQF_SHARED, as on INTx.
+ *
+ * Each channel counts the times one of its handlers was entered while it
+ * was already running ("overlaps"): genirq runs a hard interrupt handler,
+ * and an interrupt thread's function, on one CPU at a time, and the FIFO
+ * between primary handler and thread relies on it.
+ *
+ * Test hook: "sync_irq" makes a channel's thread function call
+ * synchronize_irq() on another channel's interrupt, as drivers whose
+ * threaded handler waits for another interrupt (regmap-irq on a slow bus)
+ * do.
  *
  * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
  * preemption disabled, spin until a channel's interrupt has been handled.
@@ -99,33 +111,53 @@ static uint spin_timeout_us = 10000;
 module_param(spin_timeout_us, uint, 0444);
 MODULE_PARM_DESC(spin_timeout_us, "Bound of a spin work item, us (default 10000)");
 
+static char *name_suffix = "";
+module_param(name_suffix, charp, 0444);
+MODULE_PARM_DESC(name_suffix, "Appended to each channel's IRQ action name irqstormN (default none; e.g. :card0, for names with ':')");
+
+static int sync_irq[NCH] = { [0 ... NCH - 1] = -1 };
+static int n_sync_irq;
+module_param_array(sync_irq, int, &n_sync_irq, 0444);
+MODULE_PARM_DESC(sync_irq, "Per channel: the channel whose IRQ its thread function synchronize_irq()s after each run (-1: none; threaded channels only)");
+
 struct irqstorm;
 
 struct irqstorm_chan {
 	struct irqstorm *st;
 	unsigned int index;
-	bool active;
+	bool active;		/* IRQ requested and not freed: st->lock */
+	bool shared;		/* its IRQ is shared with other channels */
 	int irq;
 	enum irqstorm_threading threading;
 	enum irqstorm_work work;
 	unsigned int resched;
-	char name[16];
+	struct irqstorm_chan *sync;	/* sync_irq: the channel to wait for */
+	char name[32];
 	/*
 	 * Events claimed by the primary handler, for the thread. No lock:
 	 * one producer (the primary handler, never concurrent with itself
-	 * for one irqaction) and one consumer (the irq thread).
+	 * for one irqaction) and one consumer (the irq thread, likewise).
 	 */
 	DECLARE_KFIFO(seqs, u32, FIFO_SIZE);
-	/* Statistics, written by the handler only: READ_ONCE/WRITE_ONCE. */
-	u64 handled;
-	u64 unclaimed;
-	u64 spin_timeouts;
-	u64 handler_ns;		/* with handler_clock: in handlers, claim to ack */
+	/* Statistics: handlers may run on any CPU, sysfs reads them anywhere. */
+	atomic64_t handled;
+	atomic64_t unclaimed;
+	atomic64_t spin_timeouts;
+	atomic64_t handler_ns;	/* with handler_clock: in handlers, claim to ack */
+	atomic64_t overlaps;	/* a handler entered while it was running */
+	/* Handlers running now: the primary, and the handler or thread. */
+	atomic_t in_primary;
+	atomic_t in_handler;
 	pid_t thread_pid;	/* the thread that runs the work, if any */
 	pid_t primary_pid;	/* threaded mode's primary, if forced into a thread */
-	/* Policy and priority of the thread when it took its first event. */
+	/*
+	 * Policy and priority of the thread when it took its first event,
+	 * written once by the thread that wins first_claim, then published
+	 * by first_seen (release; sysfs reads it with acquire).
+	 */
 	int first_policy;
 	int first_prio;
+	atomic_t first_claim;
 	bool first_seen;
 };
 
@@ -135,6 +167,8 @@ struct irqstorm {
 	void __iomem *pio;
 	u32 irq_mode;
 	struct irqstorm_chan ch[NCH];
+	/* Serialises freeing a channel's IRQ (the free attribute). */
+	struct mutex lock;
 	/* Serialises runs of the i8042 region and guards their result. */
 	struct mutex i8042_lock;
 	char i8042_result[48];
@@ -162,9 +196,16 @@ static u32 irqstorm_ch_read(struct irqstorm_chan *c, unsigned int reg)
 	return irqstorm_read(c->st, IRQSTORM_REG_CH(c->index, reg));
 }
 
-static void irqstorm_inc(u64 *ctr)
+/* A handler of c starts, with its own running count: one at a time. */
+static void irqstorm_enter(struct irqstorm_chan *c, atomic_t *running)
 {
-	WRITE_ONCE(*ctr, *ctr + 1);
+	if (atomic_inc_return(running) > 1)
+		atomic64_inc(&c->overlaps);
+}
+
+static void irqstorm_leave(atomic_t *running)
+{
+	atomic_dec(running);
 }
 
 /* PIO work: every data word through the I/O port, as a non-DMA IDE does. */
@@ -188,7 +229,7 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 
 	while (!(irqstorm_ch_read(c, IRQSTORM_CH_READY) & IRQSTORM_READY)) {
 		if (ktime_after(ktime_get(), end)) {
-			irqstorm_inc(&c->spin_timeouts);
+			atomic64_inc(&c->spin_timeouts);
 			return;
 		}
 		cpu_relax();
@@ -204,10 +245,11 @@ static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stag
 	ktime_t start = handler_clock ? ktime_get() : 0;
 
 	irqstorm_stamp(c->st, stage_reg, seq);
-	if (!c->first_seen && !in_hardirq()) {
+	if (!in_hardirq() && !atomic_cmpxchg(&c->first_claim, 0, 1)) {
 		c->first_policy = current->policy;
 		c->first_prio = current->rt_priority;
-		WRITE_ONCE(c->first_seen, true);
+		/* Pairs with the acquire in sysfs: the two above, then this. */
+		smp_store_release(&c->first_seen, true);
 	}
 	switch (c->work) {
 	case WORK_PIO:
@@ -223,9 +265,8 @@ static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stag
 	irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_DONE, seq);
 	irqstorm_write(c->st, IRQSTORM_REG_ACK, BIT(c->index));
 	if (handler_clock)
-		WRITE_ONCE(c->handler_ns,
-			   c->handler_ns + ktime_to_ns(ktime_sub(ktime_get(), start)));
-	irqstorm_inc(&c->handled);
+		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)), &c->handler_ns);
+	atomic64_inc(&c->handled);
 }
 
 static u32 irqstorm_claim(struct irqstorm_chan *c)
@@ -246,6 +287,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	irqreturn_t ret = IRQ_NONE;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_handler);
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
@@ -254,7 +296,8 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 		ret = IRQ_HANDLED;
 	}
 	if (ret == IRQ_NONE && hard)
-		irqstorm_inc(&c->unclaimed);
+		atomic64_inc(&c->unclaimed);
+	irqstorm_leave(&c->in_handler);
 	return ret;
 }
 
@@ -273,6 +316,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 	bool claimed = false;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_primary);
 	if (!hard)
 		WRITE_ONCE(c->primary_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
@@ -282,30 +326,43 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 		kfifo_put(&c->seqs, seq);
 		claimed = true;
 	}
+	irqstorm_leave(&c->in_primary);
 	if (!claimed && hard) {
-		irqstorm_inc(&c->unclaimed);
+		atomic64_inc(&c->unclaimed);
 		return IRQ_NONE;
 	}
 	return IRQ_WAKE_THREAD;
 }
 
-/* threaded mode, thread function: the events in the order claimed. */
+/*
+ * threaded mode, thread function: the events in the order claimed. With
+ * sync_irq, it then waits for another channel's handlers to finish, which
+ * can only end if they run elsewhere than this thread.
+ */
 static irqreturn_t irqstorm_thread(int irq, void *data)
 {
 	struct irqstorm_chan *c = data;
 	u32 seq;
 
+	irqstorm_enter(c, &c->in_handler);
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (kfifo_get(&c->seqs, &seq))
 		irqstorm_process(c, seq, IRQSTORM_REG_STAMP_THREAD);
+	irqstorm_leave(&c->in_handler);
+	if (c->sync)
+		synchronize_irq(c->sync->irq);
 	return IRQ_HANDLED;
 }
 
 static int irqstorm_request(struct device *dev, struct irqstorm_chan *c)
 {
-	/* Level INTx is one line for all channels; MSI vectors are not shared. */
+	/*
+	 * Level INTx is one line for all channels; an MSI vector is shared
+	 * only when there are fewer vectors than channels. ONESHOT keeps a
+	 * level line masked until the thread ran; edge vectors need not.
+	 */
 	bool intx = c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX;
-	unsigned long shared = intx ? IRQF_SHARED : 0;
+	unsigned long shared = c->shared ? IRQF_SHARED : 0;
 
 	switch (c->threading) {
 	case TH_HARDIRQ:
@@ -343,7 +400,7 @@ static void irqstorm_stop(struct irqstorm *st)
 
 	irqstorm_write(st, IRQSTORM_REG_CTRL, 0);
 	for (i = 0; i < NCH; i++)
-		if (st->ch[i].active)
+		if (READ_ONCE(st->ch[i].active))
 			synchronize_irq(st->ch[i].irq);
 }
 
@@ -385,19 +442,21 @@ static ssize_t _name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(_name)
 
-IRQSTORM_CH_ATTR(irq, "%d", c->active ? c->irq : -1);
-IRQSTORM_CH_ATTR(threading, "%s", c->active ? threading_names[c->threading] : "-");
-IRQSTORM_CH_ATTR(work, "%s", c->active ? work_names[c->work] : "-");
-IRQSTORM_CH_ATTR(handled, "%llu", READ_ONCE(c->handled));
-IRQSTORM_CH_ATTR(unclaimed, "%llu", READ_ONCE(c->unclaimed));
-IRQSTORM_CH_ATTR(spin_timeouts, "%llu", READ_ONCE(c->spin_timeouts));
-IRQSTORM_CH_ATTR(handler_ns, "%llu", READ_ONCE(c->handler_ns));
+IRQSTORM_CH_ATTR(irq, "%d", READ_ONCE(c->active) ? c->irq : -1);
+IRQSTORM_CH_ATTR(threading, "%s", READ_ONCE(c->active) ? threading_names[c->threading] : "-");
+IRQSTORM_CH_ATTR(work, "%s", READ_ONCE(c->active) ? work_names[c->work] : "-");
+IRQSTORM_CH_ATTR(handled, "%lld", atomic64_read(&c->handled));
+IRQSTORM_CH_ATTR(unclaimed, "%lld", atomic64_read(&c->unclaimed));
+IRQSTORM_CH_ATTR(spin_timeouts, "%lld", atomic64_read(&c->spin_timeouts));
+IRQSTORM_CH_ATTR(handler_ns, "%lld", atomic64_read(&c->handler_ns));
+IRQSTORM_CH_ATTR(overlaps, "%lld", atomic64_read(&c->overlaps));
 IRQSTORM_CH_ATTR(thread_pid, "%d", READ_ONCE(c->thread_pid));
 IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
 static void irqstorm_show_first_sched(struct irqstorm_chan *c, char *buf, int *len)
 {
-	if (READ_ONCE(c->first_seen))
+	/* Pairs with the release in irqstorm_process(). */
+	if (smp_load_acquire(&c->first_seen))
 		*len += sysfs_emit_at(buf, *len, "%d:%d", c->first_policy, c->first_prio);
 	else
 		*len += sysfs_emit_at(buf, *len, "-");
@@ -426,9 +485,12 @@ static ssize_t free_store(struct device *dev, struct device_attribute *attr,
 	ret = kstrtouint(buf, 10, &ch);
 	if (ret)
 		return ret;
-	if (ch >= NCH || !st->ch[ch].active)
+	if (ch >= NCH)
 		return -EINVAL;
-	st->ch[ch].active = false;
+	guard(mutex)(&st->lock);
+	if (!st->ch[ch].active)
+		return -EINVAL;
+	WRITE_ONCE(st->ch[ch].active, false);
 	devm_free_irq(dev, st->ch[ch].irq, &st->ch[ch]);
 	return count;
 }
@@ -493,15 +555,15 @@ static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
 	    !timeout_us || timeout_us > USEC_PER_SEC)
 		return -EINVAL;
 	c = &st->ch[ch];
-	if (!c->active)
+	if (!READ_ONCE(c->active))
 		return -ENODEV;
 
 	mutex_lock(&st->i8042_lock);
 	preempt_disable();
-	before = READ_ONCE(c->handled);
+	before = atomic64_read(&c->handled);
 	start = ktime_get();
 	end = ktime_add_us(start, timeout_us);
-	while (!(done = READ_ONCE(c->handled) != before) &&
+	while (!(done = atomic64_read(&c->handled) != before) &&
 	       !ktime_after(ktime_get(), end))
 		cpu_relax();
 	end = ktime_get();
@@ -580,7 +642,10 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->index = i;
 		c->active = channels & BIT(i);
 		INIT_KFIFO(c->seqs);
-		snprintf(c->name, sizeof(c->name), DRV_NAME "%u", i);
+		if (snprintf(c->name, sizeof(c->name), DRV_NAME "%u%s", i,
+			     name_suffix) >= sizeof(c->name))
+			return dev_err_probe(dev, -EINVAL, "name_suffix '%s' too long\n",
+					     name_suffix);
 		t = irqstorm_choice(dev, "threading", threading_names,
 				    ARRAY_SIZE(threading_names),
 				    i < n_threading ? threading[i] : NULL,
@@ -592,6 +657,31 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->threading = t;
 		c->work = w;
 		c->resched = i < n_resched ? resched[i] : 0;
+	}
+	return 0;
+}
+
+/*
+ * sync_irq: a threaded channel's thread function waits for another
+ * serviced channel's interrupt, never for its own (it would wait for
+ * itself).
+ */
+static int irqstorm_parse_sync(struct device *dev, struct irqstorm *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_sync_irq; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+		int other = sync_irq[i];
+
+		if (other < 0 || !c->active)
+			continue;
+		if (other >= NCH || !st->ch[other].active ||
+		    c->threading != TH_THREADED || st->ch[other].irq == c->irq)
+			return dev_err_probe(dev, -EINVAL,
+					     "sync_irq: channel %u cannot wait for channel %d's IRQ\n",
+					     i, other);
+		c->sync = &st->ch[other];
 	}
 	return 0;
 }
@@ -621,6 +711,18 @@ static int irqstorm_setup_vectors(struct device *dev, struct irqstorm *st)
 	/* The device sends channel n on vector n % vectors, like this. */
 	for (i = 0; i < NCH; i++)
 		st->ch[i].irq = pci_irq_vector(pdev, i % nvec);
+	/* Channels serviced on one vector share it. */
+	for (i = 0; i < NCH; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+		unsigned int j;
+
+		for (j = 0; j < NCH; j++)
+			if (j != i && st->ch[j].active && st->ch[j].irq == c->irq)
+				c->shared = true;
+	}
+	if (st->irq_mode != IRQSTORM_IRQ_MODE_INTX && nvec < hweight32(channels))
+		dev_info(dev, "%d %s vector(s) for channels 0x%x: shared\n", nvec,
+			 irq_mode_names[st->irq_mode], channels);
 	return 0;
 }
 
@@ -648,6 +750,9 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!st)
 		return -ENOMEM;
 	st->pdev = pdev;
+	ret = devm_mutex_init(dev, &st->lock);
+	if (ret)
+		return ret;
 	ret = devm_mutex_init(dev, &st->i8042_lock);
 	if (ret)
 		return ret;
@@ -659,18 +764,23 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot enable device\n");
-	ret = pcim_iomap_regions(pdev, BIT(IRQSTORM_BAR_REGS) | BIT(IRQSTORM_BAR_PIO),
-				 DRV_NAME);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot map BARs\n");
-	st->regs = pcim_iomap_table(pdev)[IRQSTORM_BAR_REGS];
-	st->pio = pcim_iomap_table(pdev)[IRQSTORM_BAR_PIO];
+	st->regs = pcim_iomap_region(pdev, IRQSTORM_BAR_REGS, DRV_NAME);
+	if (IS_ERR(st->regs))
+		return dev_err_probe(dev, PTR_ERR(st->regs), "cannot map BAR%d\n",
+				     IRQSTORM_BAR_REGS);
+	st->pio = pcim_iomap_region(pdev, IRQSTORM_BAR_PIO, DRV_NAME);
+	if (IS_ERR(st->pio))
+		return dev_err_probe(dev, PTR_ERR(st->pio), "cannot map BAR%d\n",
+				     IRQSTORM_BAR_PIO);
 	ret = irqstorm_check_device(dev, st);
 	if (ret)
 		return ret;
 	/* MSI and MSI-X messages are memory writes by the device. */
 	pci_set_master(pdev);
 	ret = irqstorm_setup_vectors(dev, st);
+	if (ret)
+		return ret;
+	ret = irqstorm_parse_sync(dev, st);
 	if (ret)
 		return ret;
 	pci_set_drvdata(pdev, st);
