@@ -197,6 +197,12 @@ static char *v_opt(int v)
 	return v == IRQSTORM_NONE ? g_strdup("-") : g_strdup_printf("%d", v);
 }
 
+/* An optional number: empty (the protocol's default, none) when unset. */
+static char *v_opt_empty(int v)
+{
+	return v == IRQSTORM_NONE ? g_strdup("") : g_strdup_printf("%d", v);
+}
+
 static char *v_prio(const IrqstormChannelSpec *c)
 {
 	return v_opt(c->thread_prio);
@@ -283,6 +289,17 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		return on_off(sc->cyclictest);
 	case CONF_cyclictest_prio:
 		return g_strdup_printf("%u", sc->cyclictest_prio);
+	case CONF_irq_cpu:
+		return v_opt_empty(sc->irq_cpu);
+	case CONF_hotplug_cpu:
+		return v_opt_empty(sc->hotplug_cpu);
+	case CONF_irq_flip_us:
+		return sc->irq_flip_us ? g_strdup_printf("%u", sc->irq_flip_us) :
+					 g_strdup("");
+	case CONF_sync_irq:
+		return g_strdup(sc->sync_irq);
+	case CONF_load_prio:
+		return v_opt_empty(sc->load_prio);
 	case CONF_COUNT:
 		break;
 	}

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 
 G_DEFINE_QUARK(irqstorm-scenario-error-quark, irqstorm_scenario_error)
@@ -103,6 +104,11 @@ static const KeyDesc keys[] = {
 	{ "guest", "handler_clock", KEY_BOOL, OFF(handler_clock), 0, 0, NULL },
 	{ "guest", "cyclictest", KEY_BOOL, OFF(cyclictest), 0, 0, NULL },
 	{ "guest", "cyclictest_prio", KEY_UINT, OFF(cyclictest_prio), 1, 99, NULL },
+	{ "guest", "irq_cpu", KEY_OPT_INT, OFF(irq_cpu), 0, 63, NULL },
+	{ "guest", "hotplug_cpu", KEY_OPT_INT, OFF(hotplug_cpu), 1, 63, NULL },
+	{ "guest", "irq_flip_us", KEY_UINT, OFF(irq_flip_us), 0, 1000000, NULL },
+	{ "guest", "sync_irq", KEY_STRING, OFF(sync_irq), 0, 0, NULL },
+	{ "guest", "load_prio", KEY_OPT_INT, OFF(load_prio), 1, 99, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "grace", KEY_SECONDS, OFF(grace_ms), 1, 3600 * 1000, NULL },
@@ -144,6 +150,10 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->probe_prio = 80;
 	sc->probe_period_us = 1000;
 	sc->cyclictest_prio = 79;
+	sc->irq_cpu = IRQSTORM_NONE;
+	sc->hotplug_cpu = IRQSTORM_NONE;
+	sc->sync_irq = g_strdup("");
+	sc->load_prio = IRQSTORM_NONE;
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
@@ -462,6 +472,49 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 	return TRUE;
 }
 
+/* [guest] sync_irq = "CH:OTHER": two distinct active channels, CH threaded. */
+static gboolean sync_irq_check(const IrqstormScenario *sc, const char *where,
+			       GError **error)
+{
+	guint active = irqstorm_scenario_channel_mask(sc);
+	unsigned ch, other;
+	char end;
+
+	if (!*sc->sync_irq)
+		return TRUE;
+	if (sscanf(sc->sync_irq, "%u:%u%c", &ch, &other, &end) != 2 ||
+	    ch >= NCH || other >= NCH || ch == other)
+		return conflict(error, "%s: [guest] sync_irq = '%s': expected CH:OTHER, "
+				"two different channels 0..%u", where, sc->sync_irq,
+				NCH - 1);
+	if (!(active & 1u << ch) || !(active & 1u << other) ||
+	    sc->ch[ch].threading != IRQSTORM_THREADING_THREADED)
+		return conflict(error, "%s: [guest] sync_irq = '%s': both channels "
+				"must storm, and channel %u be threaded", where,
+				sc->sync_irq, ch);
+	return TRUE;
+}
+
+/* The [guest] keys of tests beyond one vCPU: CPUs the machine has. */
+static gboolean guest_check(const IrqstormScenario *sc, const char *where,
+			    GError **error)
+{
+	if (sc->irq_cpu != IRQSTORM_NONE && (guint)sc->irq_cpu >= sc->cpus)
+		return conflict(error, "%s: [guest] irq_cpu = %d, but the machine "
+				"has %u CPUs", where, sc->irq_cpu, sc->cpus);
+	if (sc->hotplug_cpu != IRQSTORM_NONE && (guint)sc->hotplug_cpu >= sc->cpus)
+		return conflict(error, "%s: [guest] hotplug_cpu = %d, but the machine "
+				"has %u CPUs (CPU 0 cannot go offline)", where,
+				sc->hotplug_cpu, sc->cpus);
+	if (sc->irq_flip_us && sc->cpus < 2)
+		return conflict(error, "%s: [guest] irq_flip_us moves interrupts "
+				"between CPUs: it needs [machine] cpus >= 2", where);
+	if (sc->probe && sc->probe_cpu >= sc->cpus)
+		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
+				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
+	return sync_irq_check(sc, where, error);
+}
+
 /* Cross-key rules: combinations that cannot give trustworthy results. */
 static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 			       GError **error)
@@ -510,10 +563,7 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 	if (!sc->stamps && (sc->probe || sc->thresholds->len))
 		return conflict(error, "%s: [run] stamps = false records no latencies: "
 				"no probe, no thresholds", where);
-	if (sc->probe && sc->probe_cpu >= sc->cpus)
-		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
-				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
-	return TRUE;
+	return guest_check(sc, where, error);
 }
 
 /* A [thresholds] key "<stage>_<stat>_us = limit": add or replace it. */
@@ -977,6 +1027,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->path);
 	g_free(sc->flavour);
 	g_free(sc->cmdline);
+	g_free(sc->sync_irq);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)
 		g_free(g_array_index(sc->thresholds, IrqstormThreshold, i).stage);
 	if (sc->thresholds)

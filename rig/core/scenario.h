@@ -123,6 +123,11 @@ typedef struct {
 	gboolean handler_clock;		/* guest sums time in handlers */
 	gboolean cyclictest;		/* Debian's cyclictest beside the probe */
 	guint cyclictest_prio;
+	int irq_cpu;			/* every serviced IRQ's CPU, or NONE */
+	int hotplug_cpu;		/* offline during the storm, or NONE */
+	guint irq_flip_us;		/* move the IRQs every N us; 0: never */
+	char *sync_irq;			/* "CH:OTHER", or empty */
+	int load_prio;			/* load the driver at FIFO prio, or NONE */
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */
