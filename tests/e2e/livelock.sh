@@ -20,6 +20,10 @@ duration=0.5
 grace=0.2
 # Generous for a loaded host: boot and poweroff of an idle run take ~4 s.
 wall_bound=120
+# The smoke scenario's 1 MiB log holds 16,384 records: a 300 kHz storm
+# under icount publishes 210,000 in about 7 s of wall time, and a reader
+# starved by a loaded host fell behind it (142 records lost, counted, once
+# in three runs at load average 2.8). 64 MiB holds all of them.
 
 # storm NAME ICOUNT RATE " EXIT... ": one run, which must end with one of
 # those exit statuses; its summary is $out/NAME/summary.json.
@@ -27,7 +31,7 @@ storm() {
 	local name=$1 icount=$2 rate=$3 want=$4 status=0
 	"$irqstorm" run "$scenario" --out "$out/$name" --quiet --no-csv "${extra[@]}" \
 		--icount "$icount" --duration "$duration" --set "run.grace=$grace" \
-		--set run.timeout=$wall_bound --set "channel0.rate=$rate" \
+		--set run.timeout=$wall_bound --set "channel0.rate=$rate" --set run.log_mb=64 \
 		--set channel0.threading=hardirq --set guest.irq_mode=msi || status=$?
 	s=$out/$name/summary.json
 	[ -f "$s" ] || fail "$name: no summary (exit $status): $(cat "$out/$name/INCOMPLETE" 2>/dev/null)"

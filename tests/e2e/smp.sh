@@ -61,7 +61,10 @@ for mode in threadirqs=single threadirqs; do
 			--set channel0.rate=${th#*:} --set channel0.work=pio --set channel0.pio_words=4096 \
 			--set run.duration=2 --set guest.irq_flip_us=1000 "${extra[@]}"
 		f=flip-${th%:*}-$m
-		[ "$(g "$f" irq_flips)" -gt 100 ] || fail "$f: $(g "$f" irq_flips) flips"
+		# Without icount the flips follow the host's time: about 2,000 in the
+		# 2 s on an idle host, 99 once beside 3 busy loops. Enough to test
+		# is a few dozen; fewer means the flipping did not run at all.
+		[ "$(g "$f" irq_flips)" -gt 20 ] || fail "$f: $(g "$f" irq_flips) flips"
 		[ "$(g "$f" overlaps)" = 0,0,0,0 ] || fail "$f: handlers overlapped: $(g "$f" overlaps)"
 	done
 done
