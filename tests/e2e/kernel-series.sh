@@ -19,17 +19,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_init "$@"
-run() {	# run NAME CMDLINE [options]
-	local name=$1 cmdline=$2
-	shift 2
-	"$irqstorm" run "$scenario" --out "$out/$name" --quiet "$@" --set kernel.flavour=dyn \
-		--set "kernel.cmdline=preempt=full $cmdline" ||
-		{ st=$?; cat "$out/$name/INCOMPLETE" >&2 2>/dev/null || true; fail "$name: exit $st"; }
-	jq -e '.complete and (.failed_checks | length) == 0' "$out/$name/summary.json" >/dev/null ||
-		fail "$name: not complete and consistent"
+run() {	# run NAME CMDLINE [options]: complete and consistent
+	dyn_run "$@"
+	jq -e '.complete and (.failed_checks | length) == 0' "$out/$1/summary.json" >/dev/null ||
+		fail "$1: not complete and consistent"
 }
-# A guest value; a per-channel one (a list) as v0,v1,...
-g() { jq -r ".counts.guest.$2 | if type == \"array\" then map(tostring) | join(\",\") else . end" "$out/$1/summary.json"; }
 console() { tr -d '\r' <"$out/$1/console.log"; }	# the serial console ends lines with CR LF
 # has NAME TEXT: the console of run NAME has the line TEXT (an ERE); grep
 # reads it all (with -q it would stop early, and pipefail see tr killed).

@@ -12,16 +12,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_init "$@"
-run() {	# run NAME CMDLINE [options]
+run() {	# run NAME CMDLINE [options], loading the driver at FIFO 90
 	local name=$1 cmdline=$2
 	shift 2
-	"$irqstorm" run "$scenario" --out "$out/$name" --quiet --set kernel.flavour=dyn \
-		--set guest.load_prio=90 --set "kernel.cmdline=preempt=full $cmdline" "$@" ||
-		{ cat "$out/$name/INCOMPLETE" >&2 2>/dev/null || true; fail "$name: exit $?"; }
+	dyn_run "$name" "$cmdline" --set guest.load_prio=90 "$@"
 }
-# g NAME KEY: a value of the guest's result line, a per-channel list as v0,v1,...
-g() { jq -r ".counts.guest.$2 // empty | if type == \"array\" then map(tostring) | join(\",\") else . end" \
-	"$out/$1/summary.json"; }
 
 run default "" "${extra[@]}"
 [ "$(g default load_sched)" = fifo:50 ] || fail "default: $(g default load_sched) right after load"

@@ -24,19 +24,12 @@ set -euo pipefail
 e2e_init "$@"
 # run NAME CMDLINE [options]: a complete run whose guest reported ok; a
 # storm past saturation may end by the device's bound (exit status 3).
+dyn_run_ok="0 3"
 run() {
-	local name=$1 cmdline=$2 status=0
-	shift 2
-	"$irqstorm" run "$scenario" --out "$out/$name" --quiet --set kernel.flavour=dyn \
-		--set machine.cpus=2 --set machine.icount=off --set guest.irq_mode=msix \
-		--set "kernel.cmdline=preempt=full $cmdline" "$@" || status=$?
-	[ "$status" -eq 0 ] || [ "$status" -eq 3 ] ||
-		{ cat "$out/$name/INCOMPLETE" >&2 2>/dev/null || true; fail "$name: exit $status"; }
-	[ "$(g "$name" status)" = ok ] || fail "$name: the guest reported $(g "$name" status) $(g "$name" reason)"
+	dyn_run "$1" "$2" --set machine.cpus=2 --set machine.icount=off \
+		--set guest.irq_mode=msix "${@:3}"
+	[ "$(g "$1" status)" = ok ] || fail "$1: the guest reported $(g "$1" status) $(g "$1" reason)"
 }
-# g NAME KEY: a value of the guest's result line, a per-channel list as v0,v1,...
-g() { jq -r ".counts.guest.$2 // empty | if type == \"array\" then map(tostring) | join(\",\") else . end" \
-	"$out/$1/summary.json"; }
 
 for mode in threadirqs=single threadirqs; do
 	m=${mode/=/-}
