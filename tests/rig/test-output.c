@@ -86,6 +86,16 @@ static guint64 parse_u64(const char *s)
 
 /* ---- histfile ------------------------------------------------------- */
 
+/* The lines every histfile begins with. */
+#define HEADER_HEAD \
+	"# Histogram\n" \
+	"# Layout: cyclictest --histfile of rt-tests up to 2.6 (Debian 12: 2.4)," \
+	" empty rows and \"# Total:\" included (2.7 dropped both)\n" \
+	"# Columns: the bin's lower edge, then one per stage" \
+	" (where cyclictest has one per thread), in the order of \"# Stages:\"\n" \
+	"# Time unit is microseconds\n"
+
+
 /* The exact bytes of a small microsecond histfile. */
 static void test_histfile_exact_us(void)
 {
@@ -109,8 +119,7 @@ static void test_histfile_exact_us(void)
 	g_assert_no_error(error);
 	text = slurp(path);
 	g_assert_cmpstr(text, ==,
-			"# Histogram\n"
-			"# Time unit is microseconds\n"
+			HEADER_HEAD
 			"# Bin width is 1 us\n"
 			"# Stages: a b\n"
 			"000000 000002\t000000\n"
@@ -120,16 +129,25 @@ static void test_histfile_exact_us(void)
 			"# Min Latencies: 00000 00001\n"
 			"# Avg Latencies: 00001 00001\n"
 			"# Max Latencies: 00005 00001\n"
-			"# Histogram Overflows: 00001 00000\n");
+			"# Histogram Overflows: 00001 00000\n"
+			"# Exact min (us): 0.000 1.000\n"
+			"# Exact avg (us): 1.999 1.000\n"
+			"# Exact max (us): 5.000 1.000\n");
 	rmtree_dir(dir);
 }
 
-/* A bin width that is not whole microseconds gives a nanosecond file. */
-static void test_histfile_exact_ns(void)
+/*
+ * A bin width under (or not a multiple of) a microsecond keeps the file in
+ * microseconds, bins with decimals: OSADL's plot script and gnuplot read
+ * them as us, where a nanosecond file was labelled us by them. The
+ * cyclictest footers stay whole us; the exact ones carry the ns.
+ */
+static void test_histfile_sub_us(void)
 {
 	g_autoptr(IrqstormHist) a = irqstorm_hist_new(250, 3);
-	IrqstormHist *hists[] = { a };
-	const char *const names[] = { "done" };
+	g_autoptr(IrqstormHist) none = irqstorm_hist_new(250, 3);
+	IrqstormHist *hists[] = { a, none };
+	const char *const names[] = { "done", "probe" };
 	g_autoptr(GError) error = NULL;
 	g_autofree char *dir = make_dir();
 	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
@@ -139,22 +157,45 @@ static void test_histfile_exact_ns(void)
 	irqstorm_hist_add(a, 749);
 	irqstorm_hist_add(a, 1234567);
 
-	g_assert_true(irqstorm_write_histfile(path, hists, names, 1, &error));
+	g_assert_true(irqstorm_write_histfile(path, hists, names, 2, &error));
 	g_assert_no_error(error);
 	text = slurp(path);
 	g_assert_cmpstr(text, ==,
-			"# Histogram\n"
-			"# Time unit is nanoseconds\n"
-			"# Bin width is 250 ns\n"
-			"# Stages: done\n"
-			"000000 000000\n"
-			"000250 000001\n"
-			"000500 000001\n"
-			"# Total: 000000002\n"
-			"# Min Latencies: 00260\n"
-			"# Avg Latencies: 411858\n"
-			"# Max Latencies: 1234567\n"
-			"# Histogram Overflows: 00001\n");
+			HEADER_HEAD
+			"# Bin width is 0.250 us\n"
+			"# Stages: done probe\n"
+			"000000.000 000000\t000000\n"
+			"000000.250 000001\t000000\n"
+			"000000.500 000001\t000000\n"
+			"# Total: 000000002 000000000\n"
+			"# Min Latencies: 00000 00000\n"
+			"# Avg Latencies: 00411 00000\n"
+			"# Max Latencies: 01234 00000\n"
+			"# Histogram Overflows: 00001 00000\n"
+			"# Exact min (us): 0.260 -\n"
+			"# Exact avg (us): 411.858 -\n"
+			"# Exact max (us): 1234.567 -\n");
+	g_assert_null(strstr(text, "nanoseconds"));
+	rmtree_dir(dir);
+}
+
+/* A bin of several microseconds: whole us, the bin's lower edge. */
+static void test_histfile_wide_bins(void)
+{
+	g_autoptr(IrqstormHist) a = irqstorm_hist_new(2500, 2);
+	IrqstormHist *hists[] = { a };
+	const char *const names[] = { "thread" };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "hist.txt", NULL);
+	g_autofree char *text = NULL;
+
+	irqstorm_hist_add(a, 3000);
+	g_assert_true(irqstorm_write_histfile(path, hists, names, 1, &error));
+	g_assert_no_error(error);
+	text = slurp(path);
+	g_assert_nonnull(strstr(text, "# Bin width is 2.500 us\n"));
+	g_assert_nonnull(strstr(text, "\n000002.500 000001\n"));
 	rmtree_dir(dir);
 }
 
@@ -184,6 +225,30 @@ static void parse_footer(char **lines, const char *label, guint n,
 	g_error("no \"%s\" line", prefix);
 }
 
+/* "# Exact max (us):" has each stage's max to the ns. */
+static void check_exact_max(char **lines, IrqstormHist **hists, guint n)
+{
+	const char *label = "# Exact max (us): ";
+
+	for (guint i = 0; lines[i]; i++) {
+		g_auto(GStrv) f = NULL;
+
+		if (!g_str_has_prefix(lines[i], label))
+			continue;
+		f = g_strsplit(lines[i] + strlen(label), " ", -1);
+		g_assert_cmpuint(g_strv_length(f), ==, n);
+		for (guint j = 0; j < n; j++) {
+			g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT ".%03u",
+				irqstorm_hist_max(hists[j]) / 1000,
+				(guint)(irqstorm_hist_max(hists[j]) % 1000));
+
+			g_assert_cmpstr(f[j], ==, want);
+		}
+		return;
+	}
+	g_error("no \"%s\" line", label);
+}
+
 /* Random data survives a write and a parse of the histfile. */
 static void test_histfile_roundtrip(void)
 {
@@ -211,8 +276,9 @@ static void test_histfile_roundtrip(void)
 	text = slurp(path);
 	lines = g_strsplit(text, "\n", -1);
 	g_assert_cmpstr(lines[0], ==, "# Histogram");
-	g_assert_cmpstr(lines[1], ==, "# Time unit is microseconds");
-	g_assert_cmpstr(lines[3], ==, "# Stages: hardirq thread done handler probe");
+	g_assert_cmpstr(lines[3], ==, "# Time unit is microseconds");
+	g_assert_cmpstr(lines[4], ==, "# Bin width is 2 us");
+	g_assert_cmpstr(lines[5], ==, "# Stages: hardirq thread done handler probe");
 	for (i = 0; lines[i] && *lines[i]; i++) {
 		g_auto(GStrv) f = NULL;
 
@@ -250,6 +316,7 @@ static void test_histfile_roundtrip(void)
 		g_assert_cmpuint(footer[j], ==, irqstorm_hist_overflows(hists[j]));
 		g_assert_cmpuint(footer[j], >, 0);
 	}
+	check_exact_max(lines, hists, n);
 
 	for (j = 0; j < n; j++)
 		irqstorm_hist_free(hists[j]);
@@ -549,7 +616,8 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/output/histfile/exact-us", test_histfile_exact_us);
-	g_test_add_func("/output/histfile/exact-ns", test_histfile_exact_ns);
+	g_test_add_func("/output/histfile/sub-us", test_histfile_sub_us);
+	g_test_add_func("/output/histfile/wide-bins", test_histfile_wide_bins);
 	g_test_add_func("/output/histfile/roundtrip", test_histfile_roundtrip);
 	g_test_add_func("/output/histfile/atomic", test_histfile_atomic);
 	g_test_add_func("/output/csv", test_csv);
