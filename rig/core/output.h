@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Result writers: cyclictest-compatible histogram files, raw CSV of the
- * records, and the JSON summary.
+ * Result writers: cyclictest-compatible histogram files and JSON
+ * (rt-tests.json), raw CSV of the records, and the JSON summary.
  */
 #ifndef IRQSTORM_RIG_OUTPUT_H
 #define IRQSTORM_RIG_OUTPUT_H
@@ -38,6 +38,46 @@ G_BEGIN_DECLS
 gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 				 const char *const *names, guint n,
 				 GError **error);
+
+/* The rt-tests release whose cyclictest --json layout rt-tests.json has. */
+#define IRQSTORM_RT_TESTS_LAYOUT	"2.40"
+
+/*
+ * What rt-tests.json says besides the stages, in rt-tests' terms: the
+ * command line, the start and end (written as rt-tests does, "Thu, 03 Dec
+ * 2026 20:21:43 +0000"), the exit status, and the measured system (the
+ * guest): uname's fields and whether its kernel is PREEMPT_RT; cpu, the CPU
+ * the stages ran on (-1: several).
+ */
+typedef struct {
+	const char *cmdline;
+	GDateTime *start, *end;
+	int return_code;
+	const char *sysname, *nodename, *release, *version, *machine;
+	gboolean realtime;
+	int cpu;
+} IrqstormRtTestsInfo;
+
+/*
+ * hists[0..n) as rt-tests' JSON, byte for byte the layout of cyclictest
+ * --json (rt-tests 2.4): "file_version", "cmdline:", "rt_test_version:",
+ * "start_time", "end_time", "return_code", "sysinfo", "num_threads" (n),
+ * "resolution_in_ns" (0: values in us), and "thread", keyed "0".."n-1" in
+ * the order of hists, each { "histogram": { "<us>": count }, "cycles",
+ * "min", "max" (whole us, truncated as cyclictest's), "avg" (us, two
+ * decimals), "cpu", "node", and "name" (names[i], irqstorm's own member) }.
+ * The histogram has 1 us buckets keyed by whole us, like cyclictest's:
+ * each bin counts in the bucket of its lower edge (exact when bin_ns is a
+ * multiple of 1000 or divides it), overflows in none. A stage without
+ * samples has cycles 0 and min, max and avg 0.
+ */
+char *irqstorm_rt_tests_json(IrqstormHist *const *hists, const char *const *names,
+			     guint n, const IrqstormRtTestsInfo *info);
+
+/* Write it to path, atomically (temporary + rename). */
+gboolean irqstorm_write_rt_tests_json(const char *path, IrqstormHist *const *hists,
+				      const char *const *names, guint n,
+				      const IrqstormRtTestsInfo *info, GError **error);
 
 /*
  * Raw CSV, one line per record:

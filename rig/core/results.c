@@ -4,6 +4,8 @@
  */
 #include "results.h"
 
+#include <string.h>
+
 #include "marker.h"
 #include "output.h"
 #include "stages.h"
@@ -38,6 +40,71 @@ static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 	return TRUE;
 }
 
+/* This process's command line, its arguments joined by spaces (as rt-tests
+ * records its own), or NULL. */
+static char *own_cmdline(void)
+{
+	g_autofree char *text = NULL;
+	gsize len = 0;
+
+	if (!g_file_get_contents("/proc/self/cmdline", &text, &len, NULL) || !len)
+		return NULL;
+	for (gsize i = 0; i + 1 < len; i++)
+		if (text[i] == '\0')
+			text[i] = ' ';
+	return g_steal_pointer(&text);
+}
+
+/* The value of key in an identity file (key=value lines), or NULL. */
+static char *identity_value(const char *dir, const char *file, const char *key)
+{
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	gsize klen = strlen(key);
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (gsize i = 0; lines[i]; i++)
+		if (!strncmp(lines[i], key, klen) && lines[i][klen] == '=')
+			return g_strdup(lines[i] + klen + 1);
+	return NULL;
+}
+
+/* rt-tests.json: the stages of all channels, as cyclictest's threads; the
+ * system it describes is the guest. */
+static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
+			       GError **error)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	g_autofree char *path = g_build_filename(res->set->out_dir,
+						 IRQSTORM_RT_TESTS_FILE, NULL);
+	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
+	g_autofree char *release = identity_value(res->set->kernel_dir, kid, "kernel-release");
+	g_autofree char *source = identity_value(res->set->kernel_dir, kid,
+						 "kernel-debian-source");
+	g_autofree char *version = g_strdup_printf("irqstorm guest, %s kernel, %s", sc->flavour,
+						   source ? source : "unknown source");
+	g_autofree char *cmdline = own_cmdline();
+	g_autoptr(GDateTime) end = g_date_time_new_now_local();
+	g_autoptr(GDateTime) start = g_date_time_add_seconds(end, -res->outcome->wall_seconds);
+	const char *names[IRQSTORM_STAGE_COUNT];
+	IrqstormRtTestsInfo info = {
+		.cmdline = cmdline ? cmdline : "irqstorm run",
+		.start = start, .end = end, .return_code = return_code,
+		.sysname = "Linux", .nodename = "(none)",
+		.release = release ? release : "unknown", .version = version,
+		.machine = "x86_64", .realtime = !g_strcmp0(sc->flavour, "rt"),
+		.cpu = sc->cpus == 1 ? 0 : -1,
+	};
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		names[st] = irqstorm_stage_name(st);
+	return irqstorm_write_rt_tests_json(path, res->outcome->data->all.hist, names,
+					    IRQSTORM_STAGE_COUNT, &info, error);
+}
+
 IrqstormResults *irqstorm_results_evaluate(const IrqstormRunSettings *set,
 					   IrqstormRunOutcome *outcome)
 {
@@ -67,7 +134,8 @@ gboolean irqstorm_results_write(const IrqstormResults *res, int return_code,
 	g_autofree char *json_path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
-	if (res->outcome->data && !write_histfiles(res, error))
+	if (res->outcome->data && (!write_histfiles(res, error) ||
+				   !write_rt_tests(res, return_code, error)))
 		return FALSE;
 	root = irqstorm_summary_build(res, return_code);
 	if (!irqstorm_write_json_file(json_path, root, error))

@@ -28,9 +28,9 @@ void irqstorm_results_free(IrqstormResults *res);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormResults, irqstorm_results_free)
 
 /*
- * Write histogram.txt (and histogram-chN.txt) and summary.json, whose
- * "return_code" is the caller's exit status, return_code; then set the
- * INCOMPLETE marker to the reason, or remove it.
+ * Write histogram.txt (and histogram-chN.txt), rt-tests.json and
+ * summary.json, whose "return_code" is the caller's exit status,
+ * return_code; then set the INCOMPLETE marker to the reason, or remove it.
  */
 gboolean irqstorm_results_write(const IrqstormResults *res, int return_code,
 				GError **error);

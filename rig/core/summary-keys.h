@@ -14,7 +14,13 @@
 G_BEGIN_DECLS
 
 #define IRQSTORM_SUMMARY_FILE	"summary.json"
+#define IRQSTORM_RT_TESTS_FILE	"rt-tests.json"	/* output.h */
 #define IRQSTORM_MARKER_FILE	"INCOMPLETE"	/* marker.h */
+
+/* summary.json's "format": what the file is, so that its "file_version"
+ * is not taken for rt-tests' (rt-tests.json is the rt-tests file). */
+#define IRQSTORM_KEY_FORMAT		"format"
+#define IRQSTORM_SUMMARY_FORMAT		"irqstorm-summary"
 
 /* Members of summary.json that the reader uses too. */
 #define IRQSTORM_KEY_COMPLETE		"complete"

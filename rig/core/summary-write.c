@@ -348,6 +348,7 @@ JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, IRQSTORM_KEY_FORMAT, IRQSTORM_SUMMARY_FORMAT);
 	irqstorm_json_add_int(b, "file_version", SUMMARY_FILE_VERSION);
 	irqstorm_json_add_int(b, "abi_version", IRQSTORM_ABI_VERSION);
 	add_ending(b, res, return_code);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Building summary.json from a run's results: rt-tests-style, one object
- * with how the run ended, the checks, the identities, the counts of the
- * three witnesses, and the stages of all channels and of each. summary.c
+ * Building summary.json from a run's results: irqstorm's own format
+ * ("format": "irqstorm-summary"; rt-tests.json is the one in rt-tests'
+ * layout), one object with how the run ended, the checks, the identities,
+ * the counts of the three witnesses, and the stages of all channels and of
+ * each. summary.c
  * reads it back; both take the names they share from summary-keys.h.
  */
 #ifndef IRQSTORM_SUMMARY_WRITE_H

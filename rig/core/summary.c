@@ -133,6 +133,21 @@ static void read_guest_status(IrqstormSummary *s, JsonObject *root)
 	s->guest_reason = string_member(guest, "reason");
 }
 
+/* "format", when there is one (files before it had none), must be ours. */
+static gboolean check_format(JsonObject *root, const char *path, GError **error)
+{
+	JsonNode *n = json_object_get_member(root, IRQSTORM_KEY_FORMAT);
+
+	if (!n)
+		return TRUE;
+	if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+		return invalid(error, path, "not an irqstorm summary (\"format\" is not a string)");
+	if (strcmp(json_node_get_string(n), IRQSTORM_SUMMARY_FORMAT))
+		return invalid(error, path, "not an irqstorm summary (\"format\": \"%s\", expected \"%s\")",
+			       json_node_get_string(n), IRQSTORM_SUMMARY_FORMAT);
+	return TRUE;
+}
+
 IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 					const char *text, gssize len,
 					GError **error)
@@ -160,6 +175,8 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 		return NULL;
 	}
 	root = json_node_get_object(n);
+	if (!check_format(root, path, error))
+		return NULL;
 
 	n = json_object_get_member(root, IRQSTORM_KEY_COMPLETE);
 	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||

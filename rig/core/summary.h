@@ -46,7 +46,8 @@ typedef struct {
 /*
  * Parse the text of a summary.json; path only names it in messages. The
  * label is the basename of dir. Requires a top-level object with a boolean
- * "complete" and a "stages" object whose members are objects with an integer
+ * "complete", a "format" that is "irqstorm-summary" if there is one (older
+ * files have none), and a "stages" object whose members are objects with an integer
  * "cycles"; each statistic must be a number or null (absent counts as null).
  * An incomplete run may have no "stages" (it collected nothing): none then.
  */

@@ -43,7 +43,8 @@ static char *write_run(const char *root, const char *name, gboolean complete,
 	g_autofree char *checks = g_strdup(failed ? "[\"records lost = 1 but expected = 0\"]" : "[]");
 	g_autofree char *why = reason ? g_strdup_printf("\"%s\"", reason) : g_strdup("null");
 	g_autofree char *text = g_strdup_printf(
-		"{\n  \"file_version\": 1,\n  \"return_code\": %d,\n  \"complete\": %s,\n"
+		"{\n  \"format\": \"irqstorm-summary\",\n  \"file_version\": 1,\n"
+		"  \"return_code\": %d,\n  \"complete\": %s,\n"
 		"  \"incomplete_reason\": %s,\n  \"failed_checks\": %s,\n"
 		"  \"sysinfo\": {\"accel\": \"tcg\", \"icount_shift\": 3, \"deterministic\": true},\n"
 		"  \"counts\": {\"host\": {\"records\": 1}, \"device\": null, \"guest\": {}},\n"
@@ -151,6 +152,10 @@ static void test_load_errors(Fixture *f, gconstpointer data)
 		  "stages.done.cycles: expected a count" },
 		{ "badstat", "{\"complete\": true, \"stages\": {\"done\": "
 		  "{\"cycles\": 1, \"p99\": \"fast\"}}}", "stages.done.p99: expected a number or null" },
+		{ "otherformat", "{\"format\": \"rt-tests\", \"complete\": true, \"stages\": {}}",
+		  "not an irqstorm summary (\"format\": \"rt-tests\", expected \"irqstorm-summary\")" },
+		{ "badformat", "{\"format\": 1, \"complete\": true, \"stages\": {}}",
+		  "\"format\" is not a string" },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -531,6 +531,300 @@ static void test_json_write_error(void)
 	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
 }
 
+/* ---- rt-tests.json ---------------------------------------------------- */
+
+/* Two stages, one without samples, at a fixed time. */
+static char *small_rt_tests(guint64 bin_ns, GDateTime *start, GDateTime *end)
+{
+	g_autoptr(IrqstormHist) a = irqstorm_hist_new(bin_ns, (guint)(8000 / bin_ns));
+	g_autoptr(IrqstormHist) b = irqstorm_hist_new(bin_ns, (guint)(8000 / bin_ns));
+	IrqstormHist *hists[] = { a, b };
+	const char *const names[] = { "hardirq", "thread" };
+	const IrqstormRtTestsInfo info = {
+		.cmdline = "irqstorm run \"x\".ini", .start = start, .end = end,
+		.return_code = 2, .sysname = "Linux", .nodename = "(none)",
+		.release = "6.12.118", .version = "irqstorm guest", .machine = "x86_64",
+		.realtime = TRUE, .cpu = 0,
+	};
+
+	irqstorm_hist_add(a, 2100);
+	irqstorm_hist_add(a, 2900);
+	irqstorm_hist_add(a, 5500);
+	irqstorm_hist_add(a, 27616);	/* beyond the bins: 8 us */
+	return irqstorm_rt_tests_json(hists, names, 2, &info);
+}
+
+/* The exact text: cyclictest's layout, spacing and spelling. */
+static void test_rt_tests_exact(void)
+{
+	g_autoptr(GDateTime) start = g_date_time_new_utc(2026, 12, 3, 20, 21, 43);
+	g_autoptr(GDateTime) end = g_date_time_new_utc(2026, 12, 3, 20, 21, 45);
+	g_autofree char *text = small_rt_tests(1000, start, end);
+
+	g_assert_cmpstr(text, ==,
+		"{\n"
+		"  \"file_version\": 1,\n"
+		"  \"cmdline:\": \"irqstorm run \\\"x\\\".ini\",\n"
+		"  \"rt_test_version:\": \"2.40\",\n"
+		"  \"start_time\": \"Thu, 03 Dec 2026 20:21:43 +0000\",\n"
+		"  \"end_time\": \"Thu, 03 Dec 2026 20:21:45 +0000\",\n"
+		"  \"return_code\": 2,\n"
+		"  \"sysinfo\": {\n"
+		"    \"sysname\": \"Linux\",\n"
+		"    \"nodename\": \"(none)\",\n"
+		"    \"release\": \"6.12.118\",\n"
+		"    \"version\": \"irqstorm guest\",\n"
+		"    \"machine\": \"x86_64\",\n"
+		"    \"realtime\": 1\n"
+		"  },\n"
+		"  \"num_threads\": 2,\n"
+		"  \"resolution_in_ns\": 0,\n"
+		"  \"thread\": {\n"
+		"    \"0\": {\n"
+		"      \"histogram\": {\n"
+		"        \"2\": 2,\n"
+		"        \"5\": 1\n"
+		"      },\n"
+		"      \"cycles\": 4,\n"
+		"      \"min\": 2,\n"
+		"      \"max\": 27,\n"
+		"      \"avg\": 9.53,\n"
+		"      \"cpu\": 0,\n"
+		"      \"node\": 0,\n"
+		"      \"name\": \"hardirq\"\n"
+		"    },\n"
+		"    \"1\": {\n"
+		"      \"histogram\": {      },\n"
+		"      \"cycles\": 0,\n"
+		"      \"min\": 0,\n"
+		"      \"max\": 0,\n"
+		"      \"avg\": 0.00,\n"
+		"      \"cpu\": 0,\n"
+		"      \"node\": 0,\n"
+		"      \"name\": \"thread\"\n"
+		"    }\n"
+		"  }\n"
+		"}\n");
+}
+
+/* Sub-us bins land in 1 us buckets keyed by whole us; times keep their
+ * offset from UTC. */
+static void test_rt_tests_buckets(void)
+{
+	g_autoptr(GTimeZone) tz = g_time_zone_new_identifier("+05:30");
+	g_autoptr(GDateTime) t = g_date_time_new(tz, 2027, 1, 4, 9, 5, 7);
+	g_autofree char *text = small_rt_tests(250, t, t);
+
+	g_assert_nonnull(strstr(text, "\"start_time\": \"Mon, 04 Jan 2027 09:05:07 +0530\""));
+	g_assert_nonnull(strstr(text, "\"histogram\": {\n        \"2\": 2,\n        \"5\": 1\n      },"));
+}
+
+/*
+ * Linaro test-definitions' consumer of rt-tests JSON,
+ * automated/lib/parse_rt_tests_results.py (what LAVA runs after
+ * cyclictest --json), re-implemented line for line: it prints the lines
+ * below, or returns NULL where the script would raise (KeyError).
+ */
+static char *py_str(JsonNode *n)
+{
+	double v;
+
+	if (json_node_get_value_type(n) == G_TYPE_INT64)
+		return g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(n));
+	if (json_node_get_value_type(n) != G_TYPE_DOUBLE)
+		return g_strdup(json_node_get_string(n));
+	/* Python's repr(): the shortest decimals that read back, ".0" at least */
+	v = json_node_get_double(n);
+	for (int d = 0; d <= 17; d++) {
+		char buf[G_ASCII_DTOSTR_BUF_SIZE];
+		g_autofree char *fmt = g_strdup_printf("%%.%df", d);
+
+		g_ascii_formatd(buf, sizeof(buf), fmt, v);
+		if (g_ascii_strtod(buf, NULL) == v)
+			return d ? g_strdup(buf) : g_strconcat(buf, ".0", NULL);
+	}
+	return g_strdup("?");
+}
+
+static JsonNode *py_get(JsonNode *o, const char *key)
+{
+	return o && JSON_NODE_HOLDS_OBJECT(o) ?
+		json_object_get_member(json_node_get_object(o), key) : NULL;
+}
+
+static GPtrArray *linaro_parse(const char *testname, const char *text)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	static const char *const keys[] = { "min", "avg", "max" };
+	JsonNode *raw, *rc;
+
+	g_assert_true(json_parser_load_from_data(parser, text, -1, NULL));
+	raw = json_parser_get_root(parser);
+	if (py_get(raw, "num_threads")) {
+		gint64 num = json_node_get_int(py_get(raw, "num_threads"));
+
+		for (gint64 i = 0; i < num; i++) {
+			g_autofree char *tid = g_strdup_printf("%" G_GINT64_FORMAT, i);
+			JsonNode *data = py_get(py_get(raw, "thread"), tid);
+
+			if (!data)
+				return NULL;
+			if (py_get(data, "receiver"))
+				data = py_get(data, "receiver");
+			for (gsize k = 0; k < G_N_ELEMENTS(keys); k++) {
+				g_autofree char *v = NULL;
+
+				if (!py_get(data, keys[k]))
+					return NULL;
+				v = py_str(py_get(data, keys[k]));
+				g_ptr_array_add(out, g_strdup_printf("t%s-%s-latency pass %s us",
+								     tid, keys[k], v));
+			}
+		}
+	}
+	/* (num_irqs: rtla's; inversion: pi_stress's; neither is ours) */
+	rc = py_get(raw, "return_code");
+	if (!rc)
+		return NULL;
+	g_ptr_array_add(out, g_strdup_printf("%s %s", testname,
+					     json_node_get_int(rc) == 0 ? "pass" : "fail"));
+	return g_steal_pointer(&out);
+}
+
+/* The consumer finds every stage's numbers in rt-tests.json, where it
+ * found none in summary.json and reported a pass without numbers. */
+static void test_rt_tests_linaro(void)
+{
+	g_autoptr(GDateTime) t = g_date_time_new_utc(2026, 12, 3, 20, 21, 43);
+	g_autofree char *text = small_rt_tests(1000, t, t);
+	g_autoptr(GPtrArray) lines = linaro_parse("cyclictest", text);
+	g_autoptr(GPtrArray) summary = linaro_parse("cyclictest",
+		"{\"format\": \"irqstorm-summary\", \"file_version\": 1, \"return_code\": 0,"
+		" \"stages\": {\"done\": {\"cycles\": 1, \"min\": 2000, \"max\": 2000}}}");
+	static const char *const expected[] = {
+		"t0-min-latency pass 2 us", "t0-avg-latency pass 9.53 us",
+		"t0-max-latency pass 27 us", "t1-min-latency pass 0 us",
+		"t1-avg-latency pass 0.0 us", "t1-max-latency pass 0 us",
+		"cyclictest fail",
+	};
+
+	g_assert_nonnull(lines);
+	g_assert_cmpuint(lines->len, ==, G_N_ELEMENTS(expected));
+	for (guint i = 0; i < lines->len; i++)
+		g_assert_cmpstr(lines->pdata[i], ==, expected[i]);
+	g_assert_nonnull(summary);
+	g_assert_cmpuint(summary->len, ==, 1);
+	g_assert_cmpstr(summary->pdata[0], ==, "cyclictest pass");
+}
+
+/* The fixtures of this directory (tests/rig/fixture). */
+static char *fixture_path(const char *name)
+{
+	const char *dir = g_getenv("IRQSTORM_TEST_FIXTURES");
+
+	if (!dir || !*dir)
+		g_error("IRQSTORM_TEST_FIXTURES is not set (run the tests with meson test)");
+	return g_build_filename(dir, name, NULL);
+}
+
+static JsonNode *parse_json(const char *text)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error = NULL;
+
+	json_parser_load_from_data(parser, text, -1, &error);
+	g_assert_no_error(error);
+	return json_node_copy(json_parser_get_root(parser));
+}
+
+static const char *shape_name(JsonNode *n)
+{
+	if (JSON_NODE_HOLDS_OBJECT(n))
+		return "object";
+	if (JSON_NODE_HOLDS_ARRAY(n))
+		return "array";
+	if (JSON_NODE_HOLDS_NULL(n))
+		return "null";
+	return g_type_name(json_node_get_value_type(n));
+}
+
+static void assert_same_shape(JsonNode *ref, JsonNode *ours, const char *where);
+
+/* Every member of a keyed object ("thread", "histogram") has the shape of
+ * ref's first, and the keys are numbers ("0".. in order for threads). */
+static void assert_keyed_shape(JsonObject *ref, JsonObject *ours, const char *where,
+			       gboolean in_order)
+{
+	g_autoptr(GList) rk = json_object_get_members(ref);
+	g_autoptr(GList) ok = json_object_get_members(ours);
+	guint i = 0;
+
+	g_assert_nonnull(rk);
+	for (GList *l = ok; l; l = l->next, i++) {
+		g_autofree char *at = g_strdup_printf("%s.%s", where, (char *)l->data);
+		g_autofree char *want = g_strdup_printf("%u", i);
+		guint64 v;
+
+		if (in_order)
+			g_assert_cmpstr(l->data, ==, want);
+		g_assert_true(g_ascii_string_to_unsigned(l->data, 10, 0, G_MAXUINT64, &v, NULL));
+		assert_same_shape(json_object_get_member(ref, rk->data),
+				  json_object_get_member(ours, l->data), at);
+	}
+}
+
+/* ours has ref's members in ref's order, each of ref's type, recursively;
+ * the only member of its own is a thread's "name". */
+static void assert_same_shape(JsonNode *ref, JsonNode *ours, const char *where)
+{
+	g_autoptr(GList) rk = NULL;
+	g_autoptr(GList) ok = NULL;
+	GList *r, *o;
+
+	if (g_strcmp0(shape_name(ref), shape_name(ours)))
+		g_error("%s: %s in cyclictest's, %s in ours", where, shape_name(ref),
+			shape_name(ours));
+	if (!JSON_NODE_HOLDS_OBJECT(ref))
+		return;
+	if (g_str_has_suffix(where, ".thread") || g_str_has_suffix(where, ".histogram")) {
+		assert_keyed_shape(json_node_get_object(ref), json_node_get_object(ours),
+				   where, g_str_has_suffix(where, ".thread"));
+		return;
+	}
+	rk = json_object_get_members(json_node_get_object(ref));
+	ok = json_object_get_members(json_node_get_object(ours));
+	for (r = rk, o = ok; r || o; r = r ? r->next : NULL, o = o ? o->next : NULL) {
+		g_autofree char *at = g_strdup_printf("%s.%s", where, (char *)(r ? r->data : o->data));
+
+		if (!r && !strcmp(o->data, "name") && !o->next && strstr(where, ".thread."))
+			break;
+		if (!r || !o || strcmp(r->data, o->data))
+			g_error("%s: cyclictest has \"%s\" there, ours \"%s\"", at,
+				r ? (char *)r->data : "nothing", o ? (char *)o->data : "nothing");
+		assert_same_shape(json_object_get_member(json_node_get_object(ref), r->data),
+				  json_object_get_member(json_node_get_object(ours), o->data), at);
+	}
+}
+
+/* Ours has the structure of the real thing: Debian 12's cyclictest --json
+ * (fixture/cyclictest-2.4.json, from `cyclictest -q -l 40 -i 1000 -h 150
+ * -t 2 --json=...`). */
+static void test_rt_tests_shape(void)
+{
+	g_autofree char *ref_path = fixture_path("cyclictest-2.4.json");
+	g_autofree char *ref_text = slurp(ref_path);
+	g_autoptr(GDateTime) t = g_date_time_new_utc(2026, 12, 3, 20, 21, 43);
+	g_autofree char *text = small_rt_tests(1000, t, t);
+	g_autoptr(JsonNode) ref = parse_json(ref_text);
+	g_autoptr(JsonNode) ours = parse_json(text);
+
+	assert_same_shape(ref, ours, "$");
+	g_assert_cmpint(json_object_get_int_member(json_node_get_object(ours), "num_threads"), ==,
+			json_object_get_size(json_object_get_object_member(
+				json_node_get_object(ours), "thread")));
+}
+
 /* ---- stages --------------------------------------------------------- */
 
 /* A probe record gives the probe stage and nothing else; others never it. */
@@ -623,6 +917,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/output/csv", test_csv);
 	g_test_add_func("/output/json/summary", test_json_summary);
 	g_test_add_func("/output/json/write-error", test_json_write_error);
+	g_test_add_func("/output/rt-tests/exact", test_rt_tests_exact);
+	g_test_add_func("/output/rt-tests/buckets", test_rt_tests_buckets);
+	g_test_add_func("/output/rt-tests/linaro-consumer", test_rt_tests_linaro);
+	g_test_add_func("/output/rt-tests/shape", test_rt_tests_shape);
 	g_test_add_func("/output/stages", test_stages);
 	g_test_add_func("/output/stage-probe", test_stage_probe);
 	return g_test_run();
