@@ -262,7 +262,7 @@ JsonNode *irqstorm_summary_stage_json(const IrqstormHist *h)
 			json_add_stat(b, h, i, empty);
 	json_builder_set_member_name(b, "overflows");
 	json_builder_add_int_value(b, (gint64)irqstorm_hist_overflows(h));
-	json_builder_set_member_name(b, "bin_ns");
+	json_builder_set_member_name(b, IRQSTORM_KEY_BIN_NS);
 	json_builder_add_int_value(b, (gint64)bin_ns);
 
 	json_builder_set_member_name(b, "histogram");

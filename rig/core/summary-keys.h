@@ -29,8 +29,11 @@ G_BEGIN_DECLS
 #define IRQSTORM_KEY_FAILED_CHECKS	"failed_checks"
 #define IRQSTORM_KEY_COUNTS		"counts"
 #define IRQSTORM_KEY_GUEST		"guest"		/* counts.guest: its result line */
+#define IRQSTORM_KEY_HOST		"host"		/* counts.host: what the rig read */
+#define IRQSTORM_KEY_ALL_RECORDS	"all_records"	/* counts.host: every record */
 #define IRQSTORM_KEY_STAGES		"stages"
 #define IRQSTORM_KEY_CYCLES		"cycles"	/* a stage's count of samples */
+#define IRQSTORM_KEY_BIN_NS		"bin_ns"	/* a stage's histogram bin width */
 
 /* The statistics of a stage, in the order the compare table shows them. */
 typedef enum {

@@ -176,11 +176,11 @@ static void add_counts(JsonBuilder *b, const IrqstormResults *res)
 	const IrqstormCollected *d = res->outcome->data;
 	const IrqstormDeviceState *dev = &res->outcome->device;
 
-	json_builder_set_member_name(b, "host");
+	json_builder_set_member_name(b, IRQSTORM_KEY_HOST);
 	json_builder_begin_object(b);
 	if (d) {
 		add_tally_counts(b, &d->all);
-		irqstorm_json_add_int(b, "all_records", d->records);
+		irqstorm_json_add_int(b, IRQSTORM_KEY_ALL_RECORDS, d->records);
 		irqstorm_json_add_int(b, "probe_records", d->probe_records);
 		irqstorm_json_add_int(b, "foreign_records", d->foreign_records);
 		irqstorm_json_add_int(b, "lost", d->lost);

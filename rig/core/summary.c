@@ -77,6 +77,16 @@ static gboolean read_stat(JsonObject *o, const char *stage, const char *key,
 	return TRUE;
 }
 
+/* A non-negative integer member, or 0 when it is absent or not one. */
+static guint64 count_member(JsonObject *o, const char *key)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
+		return 0;
+	return (guint64)MAX(json_node_get_int(n), 0);
+}
+
 static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 				      const char *path, GError **error)
 {
@@ -101,6 +111,7 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	g_ptr_array_add(hold, st);
 	st->name = g_strdup(name);
 	st->cycles = (guint64)json_node_get_int(cycles);
+	st->bin_ns = count_member(o, IRQSTORM_KEY_BIN_NS);
 	for (int i = 0; i < IRQSTORM_STAT_COUNT; i++)
 		if (!read_stat(o, name, irqstorm_stat_key(i), path, &st->v[i], error))
 			return NULL;
@@ -118,19 +129,29 @@ static char *string_member(JsonObject *obj, const char *name)
 	return g_strdup(json_node_get_string(n));
 }
 
-/* The guest's own verdict, counts.guest.status and .reason, if any. */
-static void read_guest_status(IrqstormSummary *s, JsonObject *root)
+/* counts.<name>, an object, or NULL. */
+static JsonObject *counts_member(JsonObject *root, const char *name)
 {
 	JsonNode *n = json_object_get_member(root, IRQSTORM_KEY_COUNTS);
-	JsonObject *guest = NULL;
 
-	if (n && JSON_NODE_HOLDS_OBJECT(n)) {
-		n = json_object_get_member(json_node_get_object(n), IRQSTORM_KEY_GUEST);
-		if (n && JSON_NODE_HOLDS_OBJECT(n))
-			guest = json_node_get_object(n);
-	}
+	if (!n || !JSON_NODE_HOLDS_OBJECT(n))
+		return NULL;
+	n = json_object_get_member(json_node_get_object(n), name);
+	return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/* The guest's own verdict, counts.guest.status and .reason, if any; and
+ * how many records the host read, counts.host.all_records. */
+static void read_counts(IrqstormSummary *s, JsonObject *root)
+{
+	JsonObject *guest = counts_member(root, IRQSTORM_KEY_GUEST);
+	JsonObject *host = counts_member(root, IRQSTORM_KEY_HOST);
+	JsonNode *n = host ? json_object_get_member(host, IRQSTORM_KEY_ALL_RECORDS) : NULL;
+
 	s->guest_status = string_member(guest, "status");
 	s->guest_reason = string_member(guest, "reason");
+	s->records = n && JSON_NODE_HOLDS_VALUE(n) &&
+		     json_node_get_value_type(n) == G_TYPE_INT64 ? json_node_get_int(n) : -1;
 }
 
 /* "format", when there is one (files before it had none), must be ours. */
@@ -198,7 +219,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	n = json_object_get_member(root, IRQSTORM_KEY_FAILED_CHECKS);
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
-	read_guest_status(s, root);
+	read_counts(s, root);
 
 	n = json_object_get_member(root, IRQSTORM_KEY_STAGES);
 	/* A run that ended before it collected anything (QEMU did not

@@ -27,6 +27,7 @@ typedef enum {
 typedef struct {
 	char *name;
 	guint64 cycles;
+	guint64 bin_ns;			/* its histogram's bin width; 0 if absent */
 	double v[IRQSTORM_STAT_COUNT];	/* ns; NAN where the file has null */
 } IrqstormStageStats;
 
@@ -40,6 +41,7 @@ typedef struct {
 	guint failed_checks;
 	char *guest_status;		/* counts.guest.status: "ok", "error"; or NULL */
 	char *guest_reason;		/* counts.guest.reason, or NULL */
+	gint64 records;			/* counts.host.all_records; -1 if absent */
 	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
 } IrqstormSummary;
 

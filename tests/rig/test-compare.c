@@ -47,7 +47,8 @@ static char *write_run(const char *root, const char *name, gboolean complete,
 		"  \"return_code\": %d,\n  \"complete\": %s,\n"
 		"  \"incomplete_reason\": %s,\n  \"failed_checks\": %s,\n"
 		"  \"sysinfo\": {\"accel\": \"tcg\", \"icount_shift\": 3, \"deterministic\": true},\n"
-		"  \"counts\": {\"host\": {\"records\": 1}, \"device\": null, \"guest\": {}},\n"
+		"  \"counts\": {\"host\": {\"records\": 1, \"all_records\": 7}, \"device\": null,"
+		" \"guest\": {}},\n"
 		"  \"stages\": {%s}\n}\n",
 		complete && !failed ? 0 : 1, complete ? "true" : "false", why, checks,
 		stages);
@@ -118,6 +119,8 @@ static void test_load(Fixture *f, gconstpointer data)
 	g_assert_cmpuint(st->cycles, ==, 200);
 	g_assert_cmpfloat(st->v[IRQSTORM_STAT_P99_9], ==, 30000);
 	g_assert_cmpfloat(st->v[IRQSTORM_STAT_MAX], ==, 53944);
+	g_assert_cmpuint(st->bin_ns, ==, 1000);
+	g_assert_cmpint(s->records, ==, 7);
 	g_assert_null(irqstorm_summary_stage(s, "probe"));
 }
 
