@@ -2,16 +2,25 @@
 /*
  * irqstorm plot: gnuplot quoting (checked against gnuplot itself), then the
  * command ($IRQSTORM_BIN) on copies of fixture/ (a real run of the default
- * scenario, threaded: summary.json as written; histogram.txt cut to its
- * first 200 bins, which hold every sample; records.csv cut to 299 records):
- * every figure in every format, several runs, names that try to inject
- * gnuplot commands, missing gnuplot, missing inputs.
+ * scenario with the probe, made by make-fixture.sh: summary.json and
+ * rt-tests.json as written; histogram.txt cut to its first 200 bins, which
+ * hold every sample; records.csv cut to 299 records): every figure in every
+ * format, several runs, names that try to inject gnuplot commands, missing
+ * gnuplot, missing inputs; and the fixture against what the writer writes
+ * now.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "cmd/plot.h"
+#include "core/hist.h"
+#include "core/output.h"
+#include "core/stages.h"
+#include "core/summary-keys.h"
 #include "../rig/testutil.h"
 
 /* ---- quoting ------------------------------------------------------------- */
@@ -216,7 +225,8 @@ static void test_svg(Fixture *f, gconstpointer data)
 	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
 	/* The legend carries each stage's max. */
 	text = tu_slurp(svg);
-	g_assert_nonnull(strstr(text, "thread (4010 events, max 53 us)"));
+	g_assert_nonnull(strstr(text, "thread (4021 events, max 30 us)"));
+	g_assert_nonnull(strstr(text, "probe (2011 events, max 28 us)"));
 }
 
 /*
@@ -405,12 +415,155 @@ static void test_gnuplot_fails(Fixture *f, gconstpointer data)
 	assert_no_partials(f->run);
 }
 
+/* The members of an object, in order, space-separated. */
+static char *members(JsonObject *o)
+{
+	g_autoptr(GList) l = json_object_get_members(o);
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	for (GList *i = l; i; i = i->next)
+		g_string_append_printf(s, "%s%s", s->len ? " " : "", (char *)i->data);
+	return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+static JsonObject *load_object(JsonParser *parser, const char *path)
+{
+	g_autoptr(GError) error = NULL;
+
+	json_parser_load_from_file(parser, path, &error);
+	g_assert_no_error(error);
+	return json_node_get_object(json_parser_get_root(parser));
+}
+
+/* histogram.txt: the fixture's comment lines and row width are what the
+ * writer writes now (its rows are cut, its footers not). */
+static void check_fixture_histfile(const char *dir, IrqstormHist **hists,
+				   const char *const *names)
+{
+	g_autofree char *tmp = tu_make_dir();
+	g_autofree char *now_path = g_build_filename(tmp, "histogram.txt", NULL);
+	g_autofree char *fix_path = g_build_filename(dir, "histogram.txt", NULL);
+	g_autofree char *now = NULL, *fix = NULL;
+	g_auto(GStrv) a = NULL, b = NULL;
+	g_autoptr(GError) error = NULL;
+	guint ia = 0, ib = 0;
+
+	g_assert_true(irqstorm_write_histfile(now_path, hists, names, IRQSTORM_STAGE_COUNT, &error));
+	now = tu_slurp(now_path);
+	fix = tu_slurp(fix_path);
+	a = g_strsplit(now, "\n", -1);
+	b = g_strsplit(fix, "\n", -1);
+	for (; a[ia] || b[ib]; ia++, ib++) {
+		g_auto(GStrv) fa = NULL, fb = NULL;
+
+		while (a[ia] && *a[ia] && a[ia][0] != '#' && b[ib] && *b[ib] && b[ib][0] != '#') {
+			fa = g_strsplit_set(a[ia++], " \t", -1);
+			fb = g_strsplit_set(b[ib++], " \t", -1);
+			g_assert_cmpuint(g_strv_length(fb), ==, g_strv_length(fa));
+			g_clear_pointer(&fa, g_strfreev);
+			g_clear_pointer(&fb, g_strfreev);
+		}
+		while (b[ib] && *b[ib] && b[ib][0] != '#')
+			ib++;	/* the fixture has fewer rows */
+		if (!a[ia] || !b[ib])
+			break;
+		/* a comment line: the same, up to its values for the footers */
+		if (g_str_has_prefix(a[ia], "# ") && strchr(a[ia], ':') && !g_str_has_prefix(a[ia], "# Layout") &&
+		    !g_str_has_prefix(a[ia], "# Columns") && !g_str_has_prefix(a[ia], "# Stages")) {
+			g_autofree char *la = g_strndup(a[ia], strchr(a[ia], ':') - a[ia]);
+
+			g_assert_true(g_str_has_prefix(b[ib], la));
+		} else {
+			g_assert_cmpstr(b[ib], ==, a[ia]);
+		}
+	}
+	g_assert_null(a[ia]);
+	g_assert_null(b[ib]);
+	tu_rmtree(tmp);
+}
+
+/* summary.json and rt-tests.json: the members the writer writes now. */
+static void check_fixture_json(const char *dir, IrqstormHist **hists,
+			       const char *const *names)
+{
+	g_autofree char *sum_path = g_build_filename(dir, "summary.json", NULL);
+	g_autofree char *rt_path = g_build_filename(dir, "rt-tests.json", NULL);
+	g_autoptr(JsonParser) sp = json_parser_new();
+	g_autoptr(JsonParser) rp = json_parser_new();
+	g_autoptr(JsonParser) np = json_parser_new();
+	g_autoptr(GDateTime) t = g_date_time_new_now_utc();
+	const IrqstormRtTestsInfo info = { .start = t, .end = t };
+	g_autofree char *rt_now = irqstorm_rt_tests_json(hists, names, IRQSTORM_STAGE_COUNT, &info);
+	g_autofree char *stage_names = irqstorm_stage_names(TRUE);
+	JsonObject *sum = load_object(sp, sum_path), *rt = load_object(rp, rt_path), *now;
+	JsonObject *stages = json_object_get_object_member(sum, IRQSTORM_KEY_STAGES);
+	g_autofree char *got_stages = members(stages);
+
+	g_assert_cmpstr(json_object_get_string_member(sum, IRQSTORM_KEY_FORMAT), ==,
+			IRQSTORM_SUMMARY_FORMAT);
+	g_assert_cmpstr(got_stages, ==, stage_names);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		g_autoptr(JsonNode) n = irqstorm_summary_stage_json(hists[st]);
+		g_autofree char *want = members(json_node_get_object(n));
+		g_autofree char *got = members(json_object_get_object_member(stages, names[st]));
+
+		g_assert_cmpstr(got, ==, want);
+	}
+	g_assert_true(json_parser_load_from_data(np, rt_now, -1, NULL));
+	now = json_node_get_object(json_parser_get_root(np));
+	{
+		g_autofree char *want = members(now), *got = members(rt);
+		g_autofree char *want0 = members(json_object_get_object_member(
+			json_object_get_object_member(now, "thread"), "0"));
+		g_autofree char *got0 = members(json_object_get_object_member(
+			json_object_get_object_member(rt, "thread"), "0"));
+
+		g_assert_cmpstr(got, ==, want);
+		g_assert_cmpstr(got0, ==, want0);
+		g_assert_cmpint(json_object_get_int_member(rt, "num_threads"), ==,
+				IRQSTORM_STAGE_COUNT);
+	}
+}
+
+/*
+ * fixture/ is what the writer writes now: the same stages (all of the
+ * table, the probe's too), histogram.txt's comment lines and columns, the
+ * CSV's header, the members of summary.json's stages and of rt-tests.json.
+ * When this fails, the writer changed: run tests/plots/make-fixture.sh.
+ */
+static void test_fixture_current(void)
+{
+	const char *dir = fixture_dir();
+	g_autofree char *csv_path = g_build_filename(dir, "records.csv", NULL);
+	g_autofree char *csv = tu_slurp(csv_path);
+	IrqstormHist *hists[IRQSTORM_STAGE_COUNT];
+	const char *names[IRQSTORM_STAGE_COUNT];
+	char *head = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&head, &len);
+
+	g_assert_true(irqstorm_write_csv_header(f));
+	g_assert_cmpint(fclose(f), ==, 0);
+	g_assert_true(g_str_has_prefix(csv, head));
+	free(head);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		hists[st] = irqstorm_hist_new(1000, 10);
+		irqstorm_hist_add(hists[st], 1000 + st);
+		names[st] = irqstorm_stage_name(st);
+	}
+	check_fixture_histfile(dir, hists, names);
+	check_fixture_json(dir, hists, names);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		irqstorm_hist_free(hists[st]);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/plot/quote", test_quote);
 	g_test_add_func("/plot/quote/gnuplot", test_quote_gnuplot);
 	g_test_add_func("/plot/paths", test_paths);
+	g_test_add_func("/plot/fixture/current", test_fixture_current);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/plot/cmd/one", test_one);
 	ADD("/plot/cmd/one-out-both", test_one_out_both);
