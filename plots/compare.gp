@@ -20,10 +20,14 @@
 #   output  file to write                         (default "compare-<stage>.<format>")
 #   title   plot title                            (default "irqstorm: <stage> latency, N runs")
 #
-# Each legend entry shows the run's max for that stage from "# Max Latencies:"
-# (and its overflow count from "# Histogram Overflows:" when there are any).
+# Each legend entry shows the run's max for that stage, exact from
+# "# Exact max (us):" when the file has it (irqstorm's), else cyclictest's
+# whole "# Max Latencies:", and its overflow count from
+# "# Histogram Overflows:" when there are any.
 # A run whose file has no such stage, or no sample of it, is listed as such.
-# Files may differ in bin width; their time units must match.
+# Files may differ in bin width; their time units must match. The curves
+# take the run colours of stages.gp (beside this script), none of which is
+# a stage's.
 
 if (!exists("n")) exit error "compare.gp: set n and input1..inputN"
 if (!exists("stage")) stage = "done"
@@ -31,6 +35,12 @@ if (!exists("format")) format = "png"
 if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
 if (!exists("output")) output = sprintf("compare-%s.%s", stage, format)
 if (!exists("title")) title = sprintf("irqstorm: %s latency, %d runs", stage, n)
+
+# stages.gp, beside this script: where the runs get their colours.
+plots_dir = "./"
+do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plots_dir = ARG0[1:i] } }
+if (plots_dir[1:1] ne "/" && plots_dir[1:2] ne "./") { plots_dir = "./" . plots_dir }
+load plots_dir . "stages.gp"
 
 has(s, p) = strlen(s) >= strlen(p) && s[1:strlen(p)] eq p
 # "00042" would be octal to gnuplot: strip the leading zeros first.
@@ -42,6 +52,7 @@ label(i) = exists(sprintf("label%d", i)) ? value(sprintf("label%d", i)) : sprint
 array col[n]
 array binw[n]
 array maxs[n]
+array exact[n]
 array ovfs[n]
 array top[n]
 xmax = 0
@@ -52,13 +63,15 @@ do for [i = 1:n] {
 	unit_line = ""
 	max_line = ""
 	ovf_line = ""
+	exact_line = ""
 	set datafile commentschars ""
 	set datafile separator "\n"
 	stats input(i) using (l = strcol(1), \
 		stages_line = has(l, "# Stages:") ? l[10:*] : stages_line, \
 		unit_line = has(l, "# Time unit is ") ? l[16:*] : unit_line, \
 		max_line = has(l, "# Max Latencies:") ? l[17:*] : max_line, \
-		ovf_line = has(l, "# Histogram Overflows:") ? l[23:*] : ovf_line, 0) nooutput
+		ovf_line = has(l, "# Histogram Overflows:") ? l[23:*] : ovf_line, \
+		exact_line = has(l, "# Exact max (us):") ? l[18:*] : exact_line, 0) nooutput
 	set datafile commentschars "#"
 	set datafile separator whitespace
 
@@ -73,6 +86,7 @@ do for [i = 1:n] {
 	}
 	maxs[i] = col[i] > 0 && words(max_line) >= col[i] - 1 ? \
 		int(unzero(word(max_line, col[i] - 1)) + 0) : -1
+	exact[i] = col[i] > 0 && words(exact_line) >= col[i] - 1 ? word(exact_line, col[i] - 1) : ""
 	ovfs[i] = col[i] > 0 && words(ovf_line) >= col[i] - 1 ? \
 		int(unzero(word(ovf_line, col[i] - 1)) + 0) : 0
 
@@ -93,6 +107,7 @@ if (nplot == 0) exit error sprintf("compare.gp: no run has a sample of stage %s"
 run_title(i) = col[i] == 0 ? sprintf("%s (no %s stage)", label(i), stage) : \
 	top[i] < 0 ? sprintf("%s (no samples)", label(i)) : \
 	sprintf("%s (max %s%s)", label(i), \
+		exact[i] ne "" ? sprintf("%s %s", exact[i], unit) : \
 		maxs[i] >= 0 ? sprintf("%d %s", maxs[i], unit) : sprintf("bin %d %s", int(top[i]), unit), \
 		ovfs[i] > 0 ? sprintf(", %d beyond the histogram", ovfs[i]) : "")
 
@@ -123,6 +138,6 @@ set key top right noenhanced box opaque
 nonzero(v) = (v > 0) ? v : 0.1
 plot for [i = 1:n] input(i) \
 	using ($1 + binw[i] / 2):(col[i] > 0 ? nonzero(column(col[i])) : 0.1) \
-	with histeps linewidth 1.5 title run_title(i)
+	with histeps linewidth 1.5 linecolor rgb run_colour(i) title run_title(i)
 
 set output

@@ -23,6 +23,9 @@
 # Events beyond the last bin ("# Histogram Overflows:") count in every
 # fraction; the curve then stays flat at their share to the right edge and
 # the legend says how many there were. Stages without samples are left out.
+# The legend's max is exact from "# Exact max (us):" when the file has it
+# (irqstorm's), else cyclictest's whole "# Max Latencies:". Each stage has
+# its colour of stages.gp (beside this script), the same in every figure.
 
 if (!exists("input")) input = "histogram.txt"
 if (!exists("format")) format = "png"
@@ -30,11 +33,18 @@ if (format ne "png" && format ne "svg") exit error sprintf("format must be png o
 if (!exists("output")) output = "percentiles." . format
 if (!exists("title")) title = "irqstorm latency tail"
 
+# stages.gp, beside this script: one colour per stage in every figure.
+plots_dir = "./"
+do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plots_dir = ARG0[1:i] } }
+if (plots_dir[1:1] ne "/" && plots_dir[1:2] ne "./") { plots_dir = "./" . plots_dir }
+load plots_dir . "stages.gp"
+
 # ---- read the comment lines: one string per line ----------------------
 stages_line = ""
 unit_line = ""
 max_line = ""
 ovf_line = ""
+exact_line = ""
 set datafile commentschars ""
 set datafile separator "\n"
 has(s, p) = strlen(s) >= strlen(p) && s[1:strlen(p)] eq p
@@ -42,7 +52,8 @@ stats input using (l = strcol(1), \
 	stages_line = has(l, "# Stages:") ? l[10:*] : stages_line, \
 	unit_line = has(l, "# Time unit is ") ? l[16:*] : unit_line, \
 	max_line = has(l, "# Max Latencies:") ? l[17:*] : max_line, \
-	ovf_line = has(l, "# Histogram Overflows:") ? l[23:*] : ovf_line, 0) nooutput
+	ovf_line = has(l, "# Histogram Overflows:") ? l[23:*] : ovf_line, \
+	exact_line = has(l, "# Exact max (us):") ? l[18:*] : exact_line, 0) nooutput
 set datafile commentschars "#"
 set datafile separator whitespace
 
@@ -81,8 +92,9 @@ do for [c = 2:ncols] {
 if (nplot == 0) exit error sprintf("%s: no stage has any samples", input)
 
 stage_name(c) = (c - 1 <= words(stages)) ? word(stages, c - 1) : sprintf("column %d", c)
-stage_max(c) = (words(max_line) >= c - 1) ? \
-	sprintf("max %d %s", footer(max_line, c), unit) : sprintf("max bin %d %s", int(top[c]), unit)
+stage_max(c) = (words(exact_line) >= c - 1) ? sprintf("max %s %s", word(exact_line, c - 1), unit) : \
+	(words(max_line) >= c - 1) ? sprintf("max %d %s", footer(max_line, c), unit) : \
+	sprintf("max bin %d %s", int(top[c]), unit)
 stage_ovf(c) = (footer(ovf_line, c) > 0) ? \
 	sprintf(", %d beyond the histogram", footer(ovf_line, c)) : ""
 stage_title(c) = sprintf("%s (%d events, %s%s)", stage_name(c), int(total[c]), stage_max(c), stage_ovf(c))
@@ -125,6 +137,7 @@ tail(below, n) = (n - below > 0) ? (n - below) / n : floor
 plot for [k = 1:nplot] input \
 	using 1:(below = ($0 == 0 ? 0 : acc), acc = below + column(cols[k]), \
 		 tail(below, total[cols[k]])) \
-	with steps linewidth 1.5 title stage_title(cols[k])
+	with steps linewidth 1.5 linecolor rgb stage_colour(stage_name(cols[k]), cols[k] - 1) \
+	title stage_title(cols[k])
 
 set output

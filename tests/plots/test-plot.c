@@ -6,8 +6,8 @@
  * rt-tests.json as written; histogram.txt cut to its first 200 bins, which
  * hold every sample; records.csv cut to 299 records): every figure in every
  * format, several runs, names that try to inject gnuplot commands, missing
- * gnuplot, missing inputs; and the fixture against what the writer writes
- * now.
+ * gnuplot, missing inputs; the colours and legends; and the fixture
+ * against what the writer writes now.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,10 +223,10 @@ static void test_svg(Fixture *f, gconstpointer data)
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
 	assert_figure(svg);
 	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
-	/* The legend carries each stage's max. */
+	/* The legend carries each stage's max, exact (30.440, not 30). */
 	text = tu_slurp(svg);
-	g_assert_nonnull(strstr(text, "thread (4021 events, max 30 us)"));
-	g_assert_nonnull(strstr(text, "probe (2011 events, max 28 us)"));
+	g_assert_nonnull(strstr(text, "thread (4021 events, max 30.440 us)"));
+	g_assert_nonnull(strstr(text, "probe (2011 events, max 28.616 us)"));
 }
 
 /*
@@ -347,11 +347,14 @@ static void test_csv_columns(Fixture *f, gconstpointer data)
 	tu_write(csv, "t_done,extra,flags,seq,t_raise\n"
 		      "1000,x,4,1,0\n"
 		      "3000500,y,4,2,3000000\n"
-		      "9000,z,3,3,5000\n");
+		      "9000,z,3,3,5000\n"
+		      "4020000,p,516,4,4000000\n");
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
 	text = tu_slurp(svg);
-	/* Two done records (flags & 4), the slower 0.5 us; the third has no done. */
-	g_assert_nonnull(strstr(text, "done - raise: 2 events, mean 0.75 us, max 1.000 us"));
+	/* Two done records (flags & 4), the slower 0.5 us; the third has no
+	 * done; the fourth is the probe's (flags & 512), a series apart. */
+	g_assert_nonnull(strstr(text, "interrupts, done - raise: 2 events, mean 0.75 us, max 1.000 us"));
+	g_assert_nonnull(strstr(text, "probe (wake-up lateness): 1 events, mean 20.00 us, max 20.000 us"));
 }
 
 static void test_no_gnuplot(Fixture *f, gconstpointer data)
@@ -413,6 +416,182 @@ static void test_gnuplot_fails(Fixture *f, gconstpointer data)
 	g_assert_nonnull(strstr(err, "gnuplot "));
 	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
 	assert_no_partials(f->run);
+}
+
+/* The fixture's interrupts and probe wake-ups with a done stamp. */
+static void count_csv(const char *csv, guint *irq, guint *probe)
+{
+	g_autofree char *text = tu_slurp(csv);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	*irq = *probe = 0;
+	for (gsize i = 1; lines[i] && *lines[i]; i++) {
+		g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+		guint flags = (guint)g_ascii_strtoull(f[2], NULL, 10);
+
+		if (flags & IRQSTORM_REC_DONE)
+			(flags & IRQSTORM_REC_PROBE ? (*probe)++ : (*irq)++);
+	}
+}
+
+/* The timeline: the interrupts only (the done stage), the probe apart. */
+static void test_timeline_probe(Fixture *f, gconstpointer data)
+{
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
+	g_autofree char *svg = g_build_filename(f->run, "timeline.svg", NULL);
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+	g_autofree char *text = NULL, *irq_title = NULL, *probe_title = NULL;
+	guint irq, probe;
+
+	count_csv(csv, &irq, &probe);
+	g_assert_cmpuint(irq, >, 0);
+	g_assert_cmpuint(probe, >, 0);
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	text = tu_slurp(svg);
+	irq_title = g_strdup_printf("interrupts, done - raise: %u events,", irq);
+	probe_title = g_strdup_printf("probe (wake-up lateness): %u events,", probe);
+	g_assert_nonnull(strstr(text, irq_title));
+	g_assert_nonnull(strstr(text, probe_title));
+}
+
+/* histogram.txt of the run with thread and probe empty (a hardirq run). */
+static void write_hardirq_histfile(const char *path)
+{
+	IrqstormHist *hists[IRQSTORM_STAGE_COUNT];
+	const char *names[IRQSTORM_STAGE_COUNT];
+	g_autoptr(GError) error = NULL;
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		hists[st] = irqstorm_hist_new(1000, 100);
+		names[st] = irqstorm_stage_name(st);
+	}
+	irqstorm_hist_add(hists[IRQSTORM_STAGE_HARDIRQ], 3090);
+	irqstorm_hist_add(hists[IRQSTORM_STAGE_HARDIRQ], 27616);
+	irqstorm_hist_add(hists[IRQSTORM_STAGE_DONE], 31000);
+	irqstorm_hist_add(hists[IRQSTORM_STAGE_HANDLER], 136);
+	g_assert_true(irqstorm_write_histfile(path, hists, names, IRQSTORM_STAGE_COUNT, &error));
+	g_assert_no_error(error);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		irqstorm_hist_free(hists[st]);
+}
+
+/* Legends list the stages with samples only, and do not round maxima
+ * down: "max 27.616 us", not "27 us". */
+static void test_legends(Fixture *f, gconstpointer data)
+{
+	g_autofree char *hist = g_build_filename(f->run, "histogram.txt", NULL);
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+	static const char *const figs[] = { "histogram.svg", "percentiles.svg" };
+
+	write_hardirq_histfile(hist);
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	for (gsize i = 0; i < G_N_ELEMENTS(figs); i++) {
+		g_autofree char *svg = g_build_filename(f->run, figs[i], NULL);
+		g_autofree char *text = tu_slurp(svg);
+
+		g_assert_nonnull(strstr(text, "max 27.616 us"));
+		g_assert_nonnull(strstr(text, "handler ("));
+		g_assert_null(strstr(text, "thread ("));
+		g_assert_null(strstr(text, "probe ("));
+		g_assert_null(strstr(text, "max 27 us"));
+	}
+}
+
+/* "#rrggbb" as gnuplot's SVG terminal writes it: "rgb(148,   0, 211)". */
+static char *svg_rgb(const char *hex)
+{
+	guint v = (guint)g_ascii_strtoull(hex + 1, NULL, 16);
+
+	return g_strdup_printf("rgb(%3u, %3u, %3u)", v >> 16, (v >> 8) & 0xff, v & 0xff);
+}
+
+/* stage_colour() of plots/stages.gp, asked of gnuplot. */
+static char *gnuplot_colour(const char *stage)
+{
+	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+	g_autofree char *cmd = g_strdup_printf("load '%s/stages.gp'; print stage_colour('%s', 1)",
+					       g_getenv("IRQSTORM_PLOTS_DIR"), stage);
+	const char *argv[] = { gnuplot, "-e", cmd, NULL };
+	g_autoptr(GError) error = NULL;
+	char *err = NULL;
+	int status;
+
+	g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+		     NULL, &err, &status, &error);
+	g_assert_no_error(error);
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	return g_strchomp(err);
+}
+
+/* Every stage of the table has a colour of its own in stages.gp, and each
+ * figure draws a stage in that colour. */
+static void test_colours(Fixture *f, gconstpointer data)
+{
+	static const struct {
+		const char *fig;
+		guint stages;	/* 1 << IrqstormStage drawn in it */
+	} figs[] = {
+		{ "histogram.svg", 0x1f }, { "percentiles.svg", 0x1f },
+		{ "timeline.svg", 1 << IRQSTORM_STAGE_DONE | 1 << IRQSTORM_STAGE_PROBE },
+		{ "breakdown.svg", 1 << IRQSTORM_STAGE_HARDIRQ | 1 << IRQSTORM_STAGE_THREAD |
+				   1 << IRQSTORM_STAGE_DONE },
+	};
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+	g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		char *c = gnuplot_colour(irqstorm_stage_name(st));
+
+		g_assert_true(g_str_has_prefix(c, "#") && strlen(c) == 7);
+		if (g_ptr_array_find_with_equal_func(seen, c, g_str_equal, NULL))
+			g_error("stage %s has the colour of another: %s", irqstorm_stage_name(st), c);
+		g_ptr_array_add(seen, c);
+	}
+	for (gsize i = 0; i < G_N_ELEMENTS(figs); i++) {
+		g_autofree char *svg = g_build_filename(f->run, figs[i].fig, NULL);
+		g_autofree char *text = tu_slurp(svg);
+
+		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+			g_autofree char *rgb = svg_rgb(seen->pdata[st]);
+
+			if ((figs[i].stages & 1u << st) && !strstr(text, rgb))
+				g_error("%s: no %s (%s) for %s", figs[i].fig, rgb,
+					(char *)seen->pdata[st], irqstorm_stage_name(st));
+		}
+	}
+}
+
+/* The width of a PNG, from its IHDR. */
+static guint png_width(const char *path)
+{
+	g_autofree char *text = tu_slurp(path);
+
+	return (guint)(guchar)text[16] << 24 | (guint)(guchar)text[17] << 16 |
+	       (guint)(guchar)text[18] << 8 | (guint)(guchar)text[19];
+}
+
+/* Six runs with long names: the breakdown widens so that the names (at
+ * least ~7 px a character) fit side by side in both panels. */
+static void test_breakdown_room(Fixture *f, gconstpointer data)
+{
+	g_autofree char *dest = g_build_filename(f->root, "cmp", NULL);
+	g_autofree char *png = g_build_filename(dest, "compare-breakdown.png", NULL);
+	g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
+	const guint n = 6, len = 24;
+
+	g_ptr_array_add(args, g_strdup("plot"));
+	for (guint i = 0; i < n; i++)
+		g_ptr_array_add(args, g_strdup(f->run));
+	for (guint i = 0; i < n; i++) {
+		g_ptr_array_add(args, g_strdup("--label"));
+		g_ptr_array_add(args, g_strdup_printf("run-with-a-long-name-%03u", i));
+	}
+	g_ptr_array_add(args, g_strdup("--out"));
+	g_ptr_array_add(args, g_strdup(dest));
+	g_ptr_array_add(args, NULL);
+	g_assert_cmpint(tu_run(NULL, (const char *const *)args->pdata, NULL, NULL, NULL), ==, 0);
+	g_assert_cmpuint(png_width(png), >=, 2 * n * len * 7);
 }
 
 /* The members of an object, in order, space-separated. */
@@ -569,6 +748,10 @@ int main(int argc, char **argv)
 	ADD("/plot/cmd/one-out-both", test_one_out_both);
 	ADD("/plot/cmd/svg", test_svg);
 	ADD("/plot/cmd/several-nasty-names", test_several_nasty);
+	ADD("/plot/cmd/timeline-probe", test_timeline_probe);
+	ADD("/plot/cmd/legends", test_legends);
+	ADD("/plot/cmd/colours", test_colours);
+	ADD("/plot/cmd/breakdown-room", test_breakdown_room);
 	ADD("/plot/cmd/incomplete", test_incomplete);
 	ADD("/plot/cmd/no-csv", test_no_csv);
 	ADD("/plot/cmd/empty-csv", test_empty_csv);
