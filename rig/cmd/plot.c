@@ -186,6 +186,40 @@ static char *run_title(const PlotRun *r, const char *what)
 	return g_strdup_printf("%s%s: %s", r->label, incomplete ? " [INCOMPLETE]" : "", what);
 }
 
+/* Has the run a sample of any stage? */
+static gboolean has_samples(const IrqstormSummary *s)
+{
+	for (guint i = 0; s && i < s->stages->len; i++)
+		if (((const IrqstormStageStats *)s->stages->pdata[i])->cycles)
+			return TRUE;
+	return FALSE;
+}
+
+/* Has it a sample of a stage the breakdown stacks (from the raise)? */
+static gboolean has_breakdown(const IrqstormSummary *s)
+{
+	for (int st = 0; s && st < IRQSTORM_STAGE_COUNT; st++)
+		if (irqstorm_stage_from_raise(st) &&
+		    irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st)))
+			return TRUE;
+	return FALSE;
+}
+
+/* Say plainly that a run has nothing to draw, and why if we know. */
+static void say_no_samples(const PlotRun *r, const char *what)
+{
+	const IrqstormSummary *s = r->summary;
+	g_autoptr(GString) why = g_string_new(NULL);
+
+	if (s->records == 0)
+		g_string_append(why, ": the run has no records");
+	else if (s->records > 0)
+		g_string_append_printf(why, " among its %" G_GINT64_FORMAT " records", s->records);
+	if (!s->complete)
+		g_string_append_printf(why, " (it did not finish: %s)", s->incomplete_reason);
+	g_printerr("irqstorm: %s: no stage has a sample%s: %s\n", r->dir, why->str, what);
+}
+
 /* histogram, percentiles and timeline of one run, into out/. */
 static void plot_run(Plotter *p, const PlotRun *r, const char *out)
 {
@@ -250,6 +284,15 @@ static double or0(double v)
 	return isnan(v) ? 0 : v;
 }
 
+/* "\t" and v with three decimals, whatever the locale: gnuplot reads C. */
+static void append_field(GString *out, double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append_c(out, '\t');
+	g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.3f", v));
+}
+
 /*
  * The stacked segments of one statistic (us), one per stage measured from
  * the raise (raise -> hardirq -> thread -> done, in the stage table's
@@ -268,14 +311,14 @@ static void segments(const IrqstormSummary *s, IrqstormStat stat, GString *out)
 			continue;
 		ss = irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st));
 		v = ss ? or0(ss->v[stat]) : NAN;
-		g_string_append_printf(out, "\t%.3f",
-				       isnan(v) ? 0 : MAX(v - below, 0) / 1e3);
+		append_field(out, isnan(v) ? 0 : MAX(v - below, 0) / 1e3);
 		if (!isnan(v))
 			below = MAX(v, below);
 	}
 }
 
-/* The slowest event from the raise: the last sampled stage's max. */
+/* The slowest event from the raise: the last sampled stage's max, in us;
+ * -1 when no stage from the raise has a sample. */
 static double slowest(const IrqstormSummary *s)
 {
 	for (int st = IRQSTORM_STAGE_COUNT - 1; st >= 0; st--) {
@@ -287,7 +330,7 @@ static double slowest(const IrqstormSummary *s)
 		if (ss && !isnan(ss->v[IRQSTORM_STAT_MAX]))
 			return ss->v[IRQSTORM_STAT_MAX] / 1e3;
 	}
-	return 0;
+	return -1;
 }
 
 /* The breakdown's first line: the segments' titles, avg then p99. */
@@ -327,7 +370,8 @@ static gboolean write_breakdown_data(const char *path, const PlotRun *runs,
 		g_string_append(d, label);
 		segments(runs[i].summary, IRQSTORM_STAT_AVG, d);
 		segments(runs[i].summary, IRQSTORM_STAT_P99, d);
-		g_string_append_printf(d, "\t%.3f\n", slowest(runs[i].summary));
+		append_field(d, slowest(runs[i].summary));
+		g_string_append_c(d, '\n');
 	}
 	return g_file_set_contents(path, d->str, (gssize)d->len, error);
 }
@@ -343,9 +387,9 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 	guint usable = 0, segs = 0;
 
 	for (guint i = 0; i < n; i++)
-		usable += runs[i].summary != NULL;
+		usable += has_breakdown(runs[i].summary);
 	if (!usable) {
-		g_printerr("irqstorm: no readable summary.json: no breakdown\n");
+		g_printerr("irqstorm: no run has a sample of an interrupt stage: no %s\n", base);
 		p->failed = TRUE;
 		return;
 	}
@@ -377,7 +421,15 @@ static void plot_compare(Plotter *p, const PlotRun *runs, guint n,
 	g_autofree char *name = g_strconcat("compare-", safe, NULL);
 	g_autofree char *base = g_build_filename(out, name, NULL);
 	g_autofree char *title = g_strdup_printf("%s latency of %u runs", stage, n);
+	gboolean sampled = FALSE;
 
+	for (guint i = 0; i < n; i++)
+		sampled = sampled || irqstorm_summary_stage_sampled(runs[i].summary, stage);
+	if (!sampled) {
+		g_printerr("irqstorm: no run has a sample of %s: no %s\n", stage, name);
+		p->failed = TRUE;
+		return;
+	}
 	g_string_append_printf(e, "n=%u; ", n);
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *hist = g_build_filename(runs[i].dir, "histogram.txt", NULL);
@@ -403,33 +455,39 @@ static void plot_compare(Plotter *p, const PlotRun *runs, guint n,
 
 static const char plot_description[] =
 	"Draws the figures of finished runs with gnuplot, one script of plots/\n"
-	"per figure (each script's head says how to run it by hand).\n"
+	"per figure (each script's head says how to run it by hand). Each stage\n"
+	"has the same colour in every figure; a stage without samples is left\n"
+	"out of the legends.\n"
 	"\n"
-	"For each run, into its DIR (or --out, with a single DIR):\n"
+	"One DIR: its figures, into DIR (or --out):\n"
 	"  histogram    events per latency bin, one curve per stage, log counts\n"
 	"  percentiles  the tail: fraction of events slower than x (1 - CDF, log\n"
 	"               scale); where a curve crosses the p99 line, 1% were slower\n"
-	"  timeline     done - raise of every event against when it was raised\n"
-	"               (from records.csv): do the slow ones cluster?\n"
+	"  timeline     each event's latency against when it was raised (from\n"
+	"               records.csv): the interrupts' done - raise, and the probe\n"
+	"               as a series of its own: do the slow ones cluster?\n"
 	"  breakdown    one stacked bar: raise -> hardirq -> thread -> done,\n"
 	"               average and p99\n"
-	"With several DIRs, also into --out (default: the current directory):\n"
+	"Several DIRs: a comparison, written only into --out (required):\n"
 	"  compare-breakdown  the breakdown bars of every run side by side\n"
 	"  compare-STAGE      STAGE's histogram of every run overlaid\n"
 	"                     (--stage, default done)\n"
+	"Nothing is written into the DIRs then; plot a run alone for its own.\n"
 	"\n"
-	"Each written file's path is printed, the histogram first. An incomplete\n"
-	"run is plotted with [INCOMPLETE] in its titles. Needs gnuplot\n"
-	"(apt-get install gnuplot-nox); the scripts are looked up in\n"
-	"$IRQSTORM_PLOTS_DIR, else the source tree's plots/.\n"
+	"Each written file's path is printed. An incomplete run is plotted with\n"
+	"[INCOMPLETE] in its titles. A run without a sample of any stage (no\n"
+	"records) has no figures, and says so. Needs gnuplot (apt-get install\n"
+	"gnuplot-nox); the scripts are looked up in $IRQSTORM_PLOTS_DIR, else\n"
+	"the source tree's plots/.\n"
 	"\n"
-	"Exit status: 0 every figure written, 1 error.\n"
+	"Exit status: 0 every figure written, 1 error (a figure not drawn, a\n"
+	"single DIR with nothing to plot).\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm plot results/default\n"
 	"  irqstorm plot results/default --format both --out figures/\n"
 	"  irqstorm plot results/hardirq results/threaded results/forced --out cmp/\n"
-	"  irqstorm plot results/a results/b --label before --label after --stage thread\n";
+	"  irqstorm plot results/a results/b --out cmp/ --label before --label after --stage thread\n";
 
 /* --format as FORMAT_* flags; 0 when it is none of them. */
 static guint parse_format(const char *format)
@@ -485,31 +543,64 @@ static gboolean load_runs(PlotRuns *r, char **dirs, guint n, char **labels)
 	return ok;
 }
 
-/* One run: its figures into out (or its DIR), its breakdown too. */
+/* One run: its figures into out (or its DIR), its breakdown too. A run
+ * without samples gets none: that is said, and the plot fails. */
 static void plot_one(Plotter *p, const PlotRun *run, const char *out)
 {
 	const char *dest = out ? out : run->dir;
 	g_autofree char *title = run_title(run, "where the time goes");
 	g_autofree char *base = g_build_filename(dest, "breakdown", NULL);
 
+	if (!has_samples(run->summary)) {
+		say_no_samples(run, "nothing to plot");
+		p->failed = TRUE;
+		return;
+	}
 	plot_run(p, run, dest);
-	plot_breakdown(p, run, 1, title, base);
+	if (has_breakdown(run->summary))
+		plot_breakdown(p, run, 1, title, base);
+	else	/* the probe alone, say: not an error */
+		g_printerr("irqstorm: %s: no interrupt stage has a sample: no breakdown\n",
+			   run->dir);
 }
 
-/* Several: each one's figures in its DIR, the comparisons into out. */
+/* Several: the comparisons, into out and nowhere else (each run's own
+ * figures are plot_one()'s, asked for with the run alone). */
 static void plot_many(Plotter *p, const PlotRuns *r, char **stages, const char *out)
 {
 	static const char *const done_only[] = { "done", NULL };
 	const char *const *cmp = stages ? (const char *const *)stages : done_only;
-	const char *dest = out ? out : ".";
 	g_autofree char *title = g_strdup_printf("where the time goes, %u runs", r->n);
-	g_autofree char *base = g_build_filename(dest, "compare-breakdown", NULL);
+	g_autofree char *base = g_build_filename(out, "compare-breakdown", NULL);
 
 	for (guint i = 0; i < r->n; i++)
-		plot_run(p, &r->runs[i], r->runs[i].dir);
+		if (!has_samples(r->runs[i].summary))
+			say_no_samples(&r->runs[i], "\"no samples\" in the comparison");
 	plot_breakdown(p, r->runs, r->n, title, base);
 	for (gsize s = 0; cmp[s]; s++)
-		plot_compare(p, r->runs, r->n, cmp[s], dest);
+		plot_compare(p, r->runs, r->n, cmp[s], out);
+}
+
+/* Every --stage must be a stage of some run. */
+static gboolean check_stages(GOptionContext *ctx, const PlotRuns *r, char **stages)
+{
+	g_autofree IrqstormSummary **runs = g_new0(IrqstormSummary *, r->n);
+	g_autoptr(GPtrArray) known = NULL;
+	g_autofree char *list = NULL;
+
+	for (guint i = 0; i < r->n; i++)
+		runs[i] = r->runs[i].summary;
+	known = irqstorm_summaries_stage_names(runs, r->n);
+	for (gsize i = 0; stages && stages[i]; i++) {
+		if (g_ptr_array_find_with_equal_func(known, stages[i], g_str_equal, NULL))
+			continue;
+		g_ptr_array_add(known, NULL);
+		list = g_strjoinv(", ", (char **)known->pdata);
+		irqstorm_usage_error(ctx, "no run has a stage '%s' (stages: %s)", stages[i],
+				     *list ? list : "none");
+		return FALSE;
+	}
+	return TRUE;
 }
 
 int irqstorm_cmd_plot(int argc, char **argv)
@@ -520,8 +611,8 @@ int irqstorm_cmd_plot(int argc, char **argv)
 	g_auto(GStrv) stages = NULL;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-		  "Where to write: with one DIR all its figures (default: DIR); with "
-		  "several, the compare-* figures (default: .)", "DIR" },
+		  "Where to write: with one DIR its figures (default: DIR); with "
+		  "several, the comparison (required)", "DIR" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
 		  "png (default), svg or both", "FORMAT" },
 		IRQSTORM_CMD_OPTION_LABEL(&labels),
@@ -548,7 +639,12 @@ int irqstorm_cmd_plot(int argc, char **argv)
 	if (stages && n == 1)
 		return irqstorm_usage_error(ctx, "--stage chooses the compare figure: "
 					    "give several DIRs");
-	if (!find_gnuplot(&p) || !load_runs(&runs, argv + 1, n, labels))
+	if (n > 1 && !out)
+		return irqstorm_usage_error(ctx, "plotting several DIRs is a comparison: say "
+					    "where it goes with --out DIR (nothing is written "
+					    "into the DIRs)");
+	if (!find_gnuplot(&p) || !load_runs(&runs, argv + 1, n, labels) ||
+	    !check_stages(ctx, &runs, stages))
 		return IRQSTORM_EXIT_ERROR;
 	if (out && g_mkdir_with_parents(out, 0755) < 0)
 		return irqstorm_cmd_fail("cannot create %s: %s", out, g_strerror(errno));

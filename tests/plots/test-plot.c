@@ -6,8 +6,8 @@
  * rt-tests.json as written; histogram.txt cut to its first 200 bins, which
  * hold every sample; records.csv cut to 299 records): every figure in every
  * format, several runs, names that try to inject gnuplot commands, missing
- * gnuplot, missing inputs; the colours and legends; and the fixture
- * against what the writer writes now.
+ * gnuplot, missing inputs, runs without samples; the colours and legends;
+ * and the fixture against what the writer writes now.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,9 +229,41 @@ static void test_svg(Fixture *f, gconstpointer data)
 	g_assert_nonnull(strstr(text, "probe (2011 events, max 28.616 us)"));
 }
 
+/* g_ptr_array_sort() comparator for strings. */
+static gint cmp_strp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file of dir with a hash of its contents, sorted: a snapshot. */
+static char *dir_snapshot(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+
+	g_assert_nonnull(d);
+	while ((name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+		g_autofree char *text = NULL;
+		gsize len = 0;
+
+		g_autofree char *sum = NULL;
+
+		g_file_get_contents(path, &text, &len, NULL);
+		sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+						  (const guchar *)(text ? text : ""), len);
+		g_ptr_array_add(lines, g_strdup_printf("%s %s", name, sum));
+	}
+	g_ptr_array_sort(lines, cmp_strp);
+	g_ptr_array_add(lines, NULL);
+	return g_strjoinv("\n", (char **)lines->pdata);
+}
+
 /*
- * Several DIRs, named to break out of gnuplot strings and file names: each
- * gets its own figures, --out the compare-* ones, and nothing is run.
+ * Several DIRs, named to break out of gnuplot strings and file names: the
+ * comparison into --out and nowhere else (the runs' directories are as
+ * they were), and nothing is run.
  */
 static void test_several_nasty(Fixture *f, gconstpointer data)
 {
@@ -243,16 +275,19 @@ static void test_several_nasty(Fixture *f, gconstpointer data)
 	};
 	g_autofree char *dest = g_build_filename(f->root, "cmp", NULL);
 	g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *out = NULL, *err = NULL;
 	g_autoptr(GDir) d = NULL;
 	const char *name;
 
 	g_ptr_array_add(args, g_strdup("plot"));
 	g_ptr_array_add(args, g_strdup(f->run));
+	g_ptr_array_add(before, dir_snapshot(f->run));
 	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
 		g_autofree char *dir = g_build_filename(f->root, names[i], NULL);
 
 		tu_copy_dir(fixture_dir(), dir);
+		g_ptr_array_add(before, dir_snapshot(dir));
 		/* relative names: "<..." and "|..." would reach gnuplot as is */
 		g_ptr_array_add(args, g_strdup(names[i]));
 	}
@@ -265,33 +300,63 @@ static void test_several_nasty(Fixture *f, gconstpointer data)
 	g_ptr_array_add(args, NULL);
 
 	g_assert_cmpint(tu_run(f->root, (const char *const *)args->pdata, NULL, &out, &err), ==, 0);
-	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
-		for (gsize k = 0; k < 3; k++) {
-			g_autofree char *p = g_strdup_printf("%s/%s/%s.png", f->root, names[i],
-							     per_run[k]);
+	for (gsize i = 0; i <= G_N_ELEMENTS(names); i++) {
+		g_autofree char *dir = g_build_filename(f->root, i ? names[i - 1] : "run", NULL);
+		g_autofree char *now = dir_snapshot(dir);
 
-			assert_figure(p);
-		}
+		g_assert_cmpstr(now, ==, before->pdata[i]);
 	}
 	{
 		g_autofree char *b = g_build_filename(dest, "compare-breakdown.png", NULL);
 		g_autofree char *c1 = g_build_filename(dest, "compare-done.png", NULL);
 		g_autofree char *c2 = g_build_filename(dest, "compare-hardirq.png", NULL);
 
+		g_autofree char *listing = dir_snapshot(dest);
+
 		assert_figure(b);
 		assert_figure(c1);
 		assert_figure(c2);
-		/* Several DIRs: no single-run breakdown in the DIRs. */
-		g_free(b);
-		b = g_build_filename(f->run, "breakdown.png", NULL);
-		g_assert_false(g_file_test(b, G_FILE_TEST_EXISTS));
+		g_assert_cmpuint(tu_count(listing, "\n"), ==, 2);	/* three files */
 	}
-	g_assert_cmpuint(tu_count(out, "\n"), ==, 5 * 3 + 3);
+	g_assert_cmpuint(tu_count(out, "\n"), ==, 3);
 	d = g_dir_open(f->root, 0, NULL);
 	while ((name = g_dir_read_name(d)))
 		if (g_str_has_prefix(name, "PWNED"))
 			g_error("gnuplot ran a command from a name: %s exists", name);
 	g_assert_null(strstr(err, "PWNED"));
+}
+
+/* A comparison without --out writes nothing, here or into the runs. */
+static void test_several_no_out(Fixture *f, gconstpointer data)
+{
+	g_autofree char *other = g_build_filename(f->root, "other", NULL);
+	g_autofree char *cwd = g_build_filename(f->root, "cwd", NULL);
+	const char *const args[] = { "plot", f->run, other, NULL };
+	g_autofree char *before = dir_snapshot(f->run);
+	g_autofree char *after = NULL, *here = NULL;
+	g_autofree char *out = NULL, *err = NULL;
+
+	tu_copy_dir(fixture_dir(), other);
+	g_assert_cmpint(g_mkdir(cwd, 0755), ==, 0);
+	g_assert_cmpint(tu_run(cwd, args, NULL, &out, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "say where it goes with --out DIR"));
+	g_assert_cmpstr(out, ==, "");
+	after = dir_snapshot(f->run);
+	g_assert_cmpstr(after, ==, before);
+	here = dir_snapshot(cwd);
+	g_assert_cmpstr(here, ==, "");
+}
+
+/* A --stage no run has is refused before anything is drawn. */
+static void test_several_bad_stage(Fixture *f, gconstpointer data)
+{
+	g_autofree char *dest = g_build_filename(f->root, "cmp", NULL);
+	const char *const args[] = { "plot", f->run, f->run, "--out", dest, "--stage", "dne", NULL };
+	g_autofree char *err = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "no run has a stage 'dne' (stages: hardirq, thread, done, handler, probe)"));
+	g_assert_false(g_file_test(dest, G_FILE_TEST_EXISTS));
 }
 
 /* An incomplete run is plotted, its titles say so. */
@@ -375,7 +440,7 @@ static void test_errors(Fixture *f, gconstpointer data)
 	g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL, *err4 = NULL;
 
 	{
-		const char *const args[] = { "plot", f->run, nowhere, NULL };
+		const char *const args[] = { "plot", f->run, nowhere, "--out", f->root, NULL };
 
 		g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 1);
 		g_assert_nonnull(strstr(err, "nowhere: no such directory"));
@@ -560,6 +625,76 @@ static void test_colours(Fixture *f, gconstpointer data)
 					(char *)seen->pdata[st], irqstorm_stage_name(st));
 		}
 	}
+}
+
+/* The fixture made a run that recorded nothing: every stage without
+ * samples, no records (as with [run] stamps = false). */
+static void make_empty_run(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
+	g_autofree char *hist = g_build_filename(dir, "histogram.txt", NULL);
+	g_autofree char *csv = g_build_filename(dir, "records.csv", NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error = NULL;
+	IrqstormHist *hists[IRQSTORM_STAGE_COUNT];
+	const char *names[IRQSTORM_STAGE_COUNT];
+	JsonObject *root, *stages;
+
+	json_parser_load_from_file(parser, path, &error);
+	g_assert_no_error(error);
+	root = json_node_get_object(json_parser_get_root(parser));
+	stages = json_object_new();
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		hists[st] = irqstorm_hist_new(1000, 100);
+		names[st] = irqstorm_stage_name(st);
+		json_object_set_member(stages, names[st], irqstorm_summary_stage_json(hists[st]));
+	}
+	json_object_set_object_member(root, IRQSTORM_KEY_STAGES, stages);
+	json_object_set_int_member(json_object_get_object_member(json_object_get_object_member(
+		root, IRQSTORM_KEY_COUNTS), IRQSTORM_KEY_HOST), IRQSTORM_KEY_ALL_RECORDS, 0);
+	g_assert_true(irqstorm_write_json_file(path, json_parser_get_root(parser), &error));
+	g_assert_true(irqstorm_write_histfile(hist, hists, names, IRQSTORM_STAGE_COUNT, &error));
+	g_assert_no_error(error);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		irqstorm_hist_free(hists[st]);
+	tu_write(csv, "seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
+		      "work,cpu_hardirq,cpu_thread,cpu_done\n");
+}
+
+/* A run with no records says so plainly, and draws nothing. */
+static void test_no_records(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "plot", f->run, NULL };
+	g_autofree char *before = NULL, *after = NULL;
+	g_autofree char *out = NULL, *err = NULL;
+
+	make_empty_run(f->run);
+	before = dir_snapshot(f->run);
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, &err), ==, 1);
+	g_assert_cmpstr(out, ==, "");
+	g_assert_nonnull(strstr(err, ": no stage has a sample: the run has no records: "
+				     "nothing to plot\n"));
+	g_assert_null(strstr(err, "gnuplot"));
+	after = dir_snapshot(f->run);
+	g_assert_cmpstr(after, ==, before);
+}
+
+/* Among several, it shows as "no samples", and it is said. */
+static void test_no_records_several(Fixture *f, gconstpointer data)
+{
+	g_autofree char *empty = g_build_filename(f->root, "empty", NULL);
+	g_autofree char *dest = g_build_filename(f->root, "cmp", NULL);
+	g_autofree char *svg = g_build_filename(dest, "compare-breakdown.svg", NULL);
+	const char *const args[] = { "plot", f->run, empty, "--out", dest, "--format", "svg", NULL };
+	g_autofree char *err = NULL, *text = NULL;
+
+	tu_copy_dir(fixture_dir(), empty);
+	make_empty_run(empty);
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 0);
+	g_assert_nonnull(strstr(err, "empty: no stage has a sample: the run has no records: "
+				     "\"no samples\" in the comparison"));
+	text = tu_slurp(svg);
+	g_assert_nonnull(strstr(text, "no samples"));
 }
 
 /* The width of a PNG, from its IHDR. */
@@ -748,9 +883,13 @@ int main(int argc, char **argv)
 	ADD("/plot/cmd/one-out-both", test_one_out_both);
 	ADD("/plot/cmd/svg", test_svg);
 	ADD("/plot/cmd/several-nasty-names", test_several_nasty);
+	ADD("/plot/cmd/several-no-out", test_several_no_out);
+	ADD("/plot/cmd/several-bad-stage", test_several_bad_stage);
 	ADD("/plot/cmd/timeline-probe", test_timeline_probe);
 	ADD("/plot/cmd/legends", test_legends);
 	ADD("/plot/cmd/colours", test_colours);
+	ADD("/plot/cmd/no-records", test_no_records);
+	ADD("/plot/cmd/no-records-several", test_no_records_several);
 	ADD("/plot/cmd/breakdown-room", test_breakdown_room);
 	ADD("/plot/cmd/incomplete", test_incomplete);
 	ADD("/plot/cmd/no-csv", test_no_csv);
