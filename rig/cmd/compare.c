@@ -124,9 +124,100 @@ static char **header_row(guint n)
 	return row_end(row);
 }
 
-/* Under the table: why runs are marked. */
-static void append_notes(GString *out, IrqstormSummary *const *runs, guint n)
+/* ---- warnings ---------------------------------------------------------- */
+
+/* A run's histogram bin width: its stages' (they share one); 0 unknown. */
+static guint64 run_bin_ns(const IrqstormSummary *run)
 {
+	for (guint i = 0; i < run->stages->len; i++) {
+		const IrqstormStageStats *st = run->stages->pdata[i];
+
+		if (st->bin_ns)
+			return st->bin_ns;
+	}
+	return 0;
+}
+
+/* Runs with different bins: their percentiles, and ratios, do not compare. */
+static char *bins_warning(IrqstormSummary *const *runs, guint n)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+	guint64 first = 0;
+	gboolean differ = FALSE;
+
+	for (guint i = 0; i < n; i++) {
+		guint64 b = run_bin_ns(runs[i]);
+
+		if (!b)
+			continue;
+		differ = differ || (first && b != first);
+		first = first ? first : b;
+		g_string_append_printf(s, "%s%s %" G_GUINT64_FORMAT " ns", s->len ? ", " : "",
+				       runs[i]->label, b);
+	}
+	if (!differ)
+		return NULL;
+	return g_strdup_printf("the runs have different histogram bins (%s): percentiles are "
+			       "bin upper edges, so those of different runs, and their ratios, "
+			       "differ by up to a bin of their own (min and max are exact)", s->str);
+}
+
+/*
+ * A stage whose median lies in the first bin (a sub-microsecond stage at
+ * the default 1 us): its percentiles there are the bin's upper edge clamped
+ * to the max (so p50 = p99 = max), not measurements.
+ */
+static char *sub_bin_warning(IrqstormSummary *const *runs, guint n, const char *stage)
+{
+	g_autoptr(GString) who = g_string_new(NULL);
+	IrqstormStat top = IRQSTORM_STAT_P50;
+	guint64 bin = 0;
+
+	for (guint i = 0; i < n; i++) {
+		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(runs[i], stage);
+
+		if (!st || !st->bin_ns || st->v[IRQSTORM_STAT_P50] > (double)st->bin_ns)
+			continue;
+		for (IrqstormStat k = IRQSTORM_STAT_P50; k <= IRQSTORM_STAT_P99_99; k++)
+			if (st->v[k] <= (double)st->bin_ns)
+				top = MAX(top, k);
+		bin = bin ? MIN(bin, st->bin_ns) : st->bin_ns;
+		g_string_append_printf(who, "%s%s", who->len ? ", " : "", runs[i]->label);
+	}
+	if (!who->len)
+		return NULL;
+	return g_strdup_printf("%s: the median is within the first bin (%" G_GUINT64_FORMAT
+			       " ns) in %s: p50%s%s there are that bin's upper edge clamped to "
+			       "the max, not measurements (max is exact); for finer bins run with "
+			       "--set run.bin_ns=%" G_GUINT64_FORMAT " ([run] bin_ns)", stage, bin,
+			       who->str, top != IRQSTORM_STAT_P50 ? " to " : "",
+			       top != IRQSTORM_STAT_P50 ? irqstorm_stat_title(top) : "",
+			       MAX(bin / 10, 1));
+}
+
+/* What the reader must know before trusting the table. */
+static GPtrArray *compare_warnings(IrqstormSummary *const *runs, guint n, GPtrArray *names)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	char *m = bins_warning(runs, n);
+
+	if (m)
+		g_ptr_array_add(w, m);
+	for (guint s = 0; s < names->len; s++)
+		if ((m = sub_bin_warning(runs, n, names->pdata[s])))
+			g_ptr_array_add(w, m);
+	return w;
+}
+
+/* Under the table: what the reader must know, and why runs are marked. */
+static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
+			 GPtrArray *names)
+{
+	g_autoptr(GPtrArray) warnings = compare_warnings(runs, n, names);
+
+	for (guint i = 0; i < warnings->len; i++)
+		g_string_append_printf(out, "%swarning: %s\n", i ? "" : "\n",
+				       (char *)warnings->pdata[i]);
 	if (n > 1)
 		g_string_append_printf(out, "\nratios: p99 and max over those of the first run, %s\n",
 				       runs[0]->label);
@@ -173,7 +264,7 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
 		for (guint i = 0; i < n; i++)
 			irqstorm_table_render_row(table, 1 + s * n + i, out);
 	}
-	append_notes(out, runs, n);
+	append_notes(out, runs, n, names);
 	return out;
 }
 
@@ -224,6 +315,7 @@ JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
 				const char *const *stages, IrqstormUnit unit)
 {
 	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(GPtrArray) warnings = compare_warnings(runs, n, names);
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
@@ -234,6 +326,7 @@ JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
 	for (guint i = 0; i < n; i++)
 		add_run(b, runs[i]);
 	json_builder_end_array(b);
+	irqstorm_json_add_strings(b, "warnings", warnings);
 	json_builder_set_member_name(b, "stages");
 	json_builder_begin_array(b);
 	for (guint s = 0; s < names->len; s++) {
@@ -268,7 +361,11 @@ static const char compare_description[] =
 	"Percentiles are nearest-rank with the histogram's resolution (one\n"
 	"bin, 1 us by default: the value is the bin's upper edge); min and max\n"
 	"are exact. Runs that did not finish are shown, marked [INCOMPLETE],\n"
-	"and the reason is printed under the table; so are failed cross-checks.\n"
+	"and the reason is printed under the table; so are failed cross-checks,\n"
+	"and warnings: runs whose bins differ (their percentiles, and ratios,\n"
+	"have different resolutions), and stages whose median is within the\n"
+	"first bin (a sub-microsecond stage at 1 us bins: p50 = p99 = max),\n"
+	"with how to get finer bins (--set run.bin_ns=100, [run] bin_ns).\n"
 	"Deterministic runs (the default) give the same numbers on any machine,\n"
 	"so a ratio is the effect of what differs between the scenarios.\n"
 	"\n"

@@ -27,8 +27,11 @@ typedef enum {
  * ratio of its p99 and max to the first run's ("x1.83"). Values are "%.3f"
  * in us (exact to the ns) or integers in ns; "-" where the run has no
  * sample of the stage (or no such stage at all: then cycles is "-" too).
- * After the blocks, one line per incomplete run or run with failed checks
- * says why.
+ * After the blocks, warnings ("warning: ..."): runs whose histograms have
+ * different bin_ns, and for each stage the runs whose median lies in the
+ * first bin (percentiles there are that bin's edge clamped to the max),
+ * with the [run] bin_ns that would resolve it; then one line per
+ * incomplete run or run with failed checks says why.
  */
 GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
 				const char *const *stages, IrqstormUnit unit);
@@ -38,6 +41,7 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
  * { "unit": "us", "reference": "<first label>",
  *   "runs": [ { "label", "dir", "complete", "incomplete_reason",
  *               "return_code", "failed_checks" } ],
+ *   "warnings": [ the table's warnings, as strings ],
  *   "stages": [ { "name", "rows": [ { "label", "present", "cycles", "min",
  *       "p50", "p90", "p99", "p99_9", "p99_99", "max", "p99_ratio",
  *       "max_ratio" } ] } ] }

@@ -349,6 +349,51 @@ static void test_table_union(Fixture *f, gconstpointer data)
 		irqstorm_summary_free(runs[i]);
 }
 
+/* A stage with its own bins: in ns, p50 to p99.99 given, max at p99.99. */
+static char *stage_bins(const char *name, guint bin_ns, double min, double p50, double p99)
+{
+	return g_strdup_printf(
+		"\"%s\": {\"cycles\": 100, \"min\": %.0f, \"avg\": %.0f, \"max\": %.0f, "
+		"\"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"p99_9\": %.0f, \"p99_99\": %.0f, "
+		"\"overflows\": 0, \"bin_ns\": %u, \"histogram\": {}}",
+		name, min, p50, p99, p50, p99, p99, p99, p99, bin_ns);
+}
+
+/*
+ * Warnings under the table (and in --json): runs whose bins differ, and a
+ * stage whose median lies in the first bin (the handler's 0.184 us at 1 us
+ * bins reads p50 = p99 = max), with how to get finer bins.
+ */
+static void test_warnings(Fixture *f, gconstpointer data)
+{
+	g_autofree char *coarse = stage_bins("handler", 1000, 136, 184, 184);
+	g_autofree char *fine = stage_bins("handler", 100, 136, 184, 184);
+	g_autofree char *wide = stage_bins("handler", 1000, 500, 1000, 2000);
+	g_autofree char *d1 = write_run(f->root, "coarse", TRUE, NULL, 0, coarse);
+	g_autofree char *d2 = write_run(f->root, "fine", TRUE, NULL, 0, fine);
+	g_autofree char *d3 = write_run(f->root, "wide", TRUE, NULL, 0, wide);
+	IrqstormSummary *runs[] = { load(d1), load(d2), load(d3), load(f->base) };
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 4, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(GString) same = irqstorm_compare_table(runs + 2, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, IRQSTORM_UNIT_US);
+	JsonArray *w = json_object_get_array_member(json_node_get_object(node), "warnings");
+
+	g_assert_nonnull(strstr(t->str, "\nwarning: the runs have different histogram bins "
+				"(coarse 1000 ns, fine 100 ns, wide 1000 ns, base 1000 ns): "
+				"percentiles are bin upper edges"));
+	/* coarse (p50 to p99.99 in the first bin) and wide (p50 only), not fine */
+	g_assert_nonnull(strstr(t->str, "\nwarning: handler: the median is within the first bin "
+				"(1000 ns) in coarse, wide: p50 to p99.99 there are that bin's "
+				"upper edge clamped to the max, not measurements (max is exact); "
+				"for finer bins run with --set run.bin_ns=100 ([run] bin_ns)\n"));
+	g_assert_null(strstr(same->str, "different histogram bins"));
+	g_assert_nonnull(strstr(same->str, "in wide: p50 there are"));
+	g_assert_cmpuint(json_array_get_length(w), ==, 2);
+	g_assert_nonnull(strstr(json_array_get_string_element(w, 0), "different histogram bins"));
+	for (gsize i = 0; i < G_N_ELEMENTS(runs); i++)
+		irqstorm_summary_free(runs[i]);
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 
 static JsonObject *row_of(JsonObject *root, const char *stage, guint run)
@@ -522,6 +567,7 @@ int main(int argc, char **argv)
 	ADD("/compare/table/one-run-ns", test_table_one_run_ns);
 	ADD("/compare/table/incomplete", test_table_incomplete);
 	ADD("/compare/table/union", test_table_union);
+	ADD("/compare/table/warnings", test_warnings);
 	ADD("/compare/json", test_json);
 	ADD("/compare/cmd/table", test_cmd);
 	ADD("/compare/cmd/json", test_cmd_json);
