@@ -612,6 +612,29 @@ static void test_outcomes(Fixture *f, gconstpointer data)
 }
 
 /*
+ * Each cell's --set and --vary values are checked together, as `irqstorm
+ * run` checks them: KVM with icount off is a valid cell even though KVM
+ * alone (with the default icount) is not. A cell that is invalid as a
+ * whole is named.
+ */
+static void test_checked_together(Fixture *f, gconstpointer data)
+{
+	const char *const ok[] = { "--set", "machine.accel=kvm", "--set", "machine.icount=off",
+				   "--vary", "channel0.rate=1000,2000", NULL };
+	const char *const bad[] = { "--set", "machine.accel=kvm",
+				    "--vary", "machine.icount=off,3", NULL };
+	g_autofree char *err = NULL;
+
+	g_assert_cmpint(matrix(f, ok, NULL, NULL, NULL), ==, 0);
+	g_assert_cmpuint(fake_runs(f), ==, 2);
+	tu_rmtree(f->out);
+	g_assert_cmpint(matrix(f, bad, NULL, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "irqstorm: cell icount=3: --set: [machine] icount "
+				"needs accel = tcg"));
+	g_assert_cmpuint(fake_runs(f), ==, 2);
+}
+
+/*
  * Cells that end without an outcome are tool failures: QEMU did not start
  * (INCOMPLETE, a summary without stages), a failed cross-check, the rig
  * dying without a summary, a cell killed. The matrix runs every cell,
@@ -803,6 +826,7 @@ int main(int argc, char **argv)
 	ADD("/matrix/cmd/jobs", test_jobs);
 	ADD("/matrix/cmd/exit-codes", test_exit_codes);
 	ADD("/matrix/cmd/outcomes", test_outcomes);
+	ADD("/matrix/cmd/checked-together", test_checked_together);
 	ADD("/matrix/cmd/tool-failures", test_tool_failures);
 	ADD("/matrix/cmd/no-binary", test_no_binary);
 	ADD("/matrix/cmd/bad-options", test_bad_options);
