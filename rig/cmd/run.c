@@ -151,9 +151,10 @@ static int run_and_report(const IrqstormRunSettings *set)
 int irqstorm_cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
-	g_autofree char *qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
-	g_autofree char *kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
-	g_autofree char *initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
+	/* NULL until parsed: GOption does not free a default it replaces. */
+	g_autofree char *qemu_dir = NULL;
+	g_autofree char *kernel_dir = NULL;
+	g_autofree char *initrd_dir = NULL;
 	g_auto(RunShortcuts) sh = { 0 };
 	g_auto(GStrv) sets = NULL;
 	gboolean quiet = FALSE, no_csv = FALSE, dry_run = FALSE;
@@ -200,6 +201,12 @@ int irqstorm_cmd_run(int argc, char **argv)
 		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
 		out = irqstorm_cmd_default_out(argv[1], "");
+	if (!qemu_dir)
+		qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
+	if (!kernel_dir)
+		kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
+	if (!initrd_dir)
+		initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
 	set = (IrqstormRunSettings) {
 		.scenario = sc, .out_dir = out, .qemu_dir = qemu_dir,
 		.kernel_dir = kernel_dir, .initrd_dir = initrd_dir,
