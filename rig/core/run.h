@@ -47,6 +47,8 @@ typedef struct {
 	char *stop_reason;		/* what ended the run otherwise, or NULL */
 	GArray *changes;		/* of IrqstormAppliedChange, as applied */
 	char *console_path;		/* the guest's console output */
+	char **qemu_log_tail;		/* QEMU's last lines (qemu.log) when the
+					 * guest did not power off, or NULL */
 	double wall_seconds;
 	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
 } IrqstormRunOutcome;

@@ -7,7 +7,16 @@
  * and when a run is called deterministic. A fake QEMU stands in: nothing
  * here boots a guest.
  */
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "core/report.h"
+#include "core/results.h"
+#include "core/run.h"
+#include "core/scenario.h"
 #include "testutil.h"
+
 
 /* `irqstorm run --help` in a UTF-8 locale: GLib's ellipsis, the full name. */
 static void test_help_utf8(void)
@@ -157,15 +166,143 @@ static void test_empty_scenario(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(err, ==, expected);
 }
 
+/* A QEMU that is there but cannot be executed is not "not found". */
+static void test_qemu_unusable(Fixture *f, gconstpointer data)
+{
+	g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL;
+	g_autofree char *expected = g_strdup_printf("irqstorm: cannot execute %s: "
+		"Permission denied (check its mode, and that this user may enter "
+		"each directory above it)\n", f->qemu);
+	g_autofree char *gone = g_build_filename(f->root, "gone", NULL);
+
+	g_assert_cmpint(g_chmod(f->qemu, 0644), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err), ==, 1);
+	g_assert_cmpstr(err, ==, expected);
+	/* Not built at all: say how to build it. */
+	g_assert_cmpint(g_unlink(f->qemu), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err2), ==, 1);
+	g_assert_nonnull(strstr(err2, "qemu-system-x86_64 not found: build it first"));
+	/* A link into a build cache that is gone. */
+	g_assert_cmpint(symlink(gone, f->qemu), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err3), ==, 1);
+	g_assert_nonnull(strstr(err3, "qemu-system-x86_64 links to "));
+	g_assert_nonnull(strstr(err3, "/gone, which does not exist: build it first"));
+}
+
+/* summary.json's "deterministic" of the run in f->out. */
+static gboolean summary_deterministic(Fixture *f)
+{
+	g_autofree char *path = g_build_filename(f->out, "summary.json", NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) err = NULL;
+	JsonObject *root;
+
+	json_parser_load_from_file(parser, path, &err);
+	g_assert_no_error(err);
+	root = json_node_get_object(json_parser_get_root(parser));
+	return json_object_get_boolean_member(
+		json_object_get_object_member(root, "sysinfo"), "deterministic");
+}
+
+/*
+ * QEMU fails at start: the summary names what ran (the file, profile,
+ * kernel and overrides), why it is incomplete, and QEMU's last lines.
+ */
+static void test_qemu_fails(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--set", "run.profile=fast", "--duration", "0.25",
+				     NULL };
+	g_autofree char *out = NULL;
+	g_autofree char *head = g_strdup_printf("irqstorm: INCOMPLETE run of %s, profile "
+		"fast, rt kernel, with run.duration=0.25 (tcg, icount shift=3, "
+		"deterministic) in ", f->scenario);
+
+	g_assert_cmpint(run(f, args, &out, NULL), ==, 1);
+	g_assert_true(g_str_has_prefix(out, head));
+	g_assert_nonnull(strstr(out, "\n  incomplete: QEMU exited with status 1"));
+	g_assert_nonnull(strstr(out, "\n  the end of qemu.log:\n"
+				"    qemu-system-x86_64: a warning first\n"
+				"    qemu-system-x86_64: -accel kvm: failed to initialize "
+				"kvm: No such file or directory\n"));
+	g_assert_true(summary_deterministic(f));
+}
+
+/* A collection with no records: empty histograms for every stage. */
+static IrqstormCollected *no_records(void)
+{
+	IrqstormCollected *d = g_new0(IrqstormCollected, 1);
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		d->all.hist[st] = irqstorm_hist_new(1000, 10);
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+			d->ch[n].hist[st] = irqstorm_hist_new(1000, 10);
+	}
+	return d;
+}
+
+/* The printed summary of a run whose console is console (or none). */
+static char *summary_text(const char *console)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load_data("s.ini",
+		"[guest]\nirq_mode = msi\n", &err);
+	IrqstormRunSettings set = { .scenario = sc, .out_dir = "OUT", .qemu_dir = "/none" };
+	IrqstormRunOutcome *o = g_new0(IrqstormRunOutcome, 1);
+	g_autoptr(IrqstormResults) res = NULL;
+	g_autofree char *path = NULL;
+	char *text = NULL;
+	size_t len;
+	FILE *mem;
+
+	g_assert_no_error(err);
+	o->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	o->data = no_records();
+	o->stop_reason = g_strdup("the guest did not finish");
+	if (console) {
+		g_autofree char *dir = tu_make_dir();
+
+		path = g_build_filename(dir, "console.log", NULL);
+		tu_write(path, console);
+		o->console_path = g_strdup(path);
+	}
+	res = irqstorm_results_evaluate(&set, o);
+	mem = open_memstream(&text, &len);
+	irqstorm_results_print(res, mem);
+	fclose(mem);
+	if (path) {
+		g_autofree char *dir = g_path_get_dirname(path);
+
+		tu_rmtree(dir);
+	}
+	return text;
+}
+
+/* "guest interrupts" says what is known, never "?". */
+static void test_guest_interrupts(void)
+{
+	g_autofree char *none = summary_text(NULL);
+	g_autofree char *unsaid = summary_text("IRQSTORM-RESULT status=ok\n");
+	g_autofree char *said = summary_text("IRQSTORM-RESULT status=ok irq_mode=msi\n");
+
+	g_assert_nonnull(strstr(none, "\n  host: 0 records read, 0 lost; guest interrupts: "
+				"not reported (msi asked; the guest sent no result line)\n"));
+	g_assert_nonnull(strstr(unsaid, "; guest interrupts: not reported (msi asked; "
+				"the guest did not say which it used)\n"));
+	g_assert_nonnull(strstr(said, "; guest interrupts: msi\n"));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/run/help/utf8", test_help_utf8);
 	g_test_add_func("/run/help/ascii", test_help_ascii);
 	g_test_add_func("/run/help/command", test_help_command);
+	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/run/option-messages", test_option_messages);
 	ADD("/run/empty-scenario", test_empty_scenario);
+	ADD("/run/qemu-unusable", test_qemu_unusable);
+	ADD("/run/qemu-fails", test_qemu_fails);
 #undef ADD
 	return g_test_run();
 }
