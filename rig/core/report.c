@@ -42,17 +42,18 @@ static void print_storm(const IrqstormResults *res, FILE *out)
 			irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 }
 
-/* How the scenario ran: deterministic or why not. */
-static char *mode_text(const IrqstormScenario *sc)
+/* How the scenario ran: deterministic or why not (the same judgement as
+ * summary.json's). */
+static char *mode_text(const IrqstormRunSettings *set)
 {
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *why = irqstorm_run_not_deterministic(set);
+
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount: not deterministic");
-	if (sc->cpus > 1)
-		return g_strdup_printf("icount shift=%d on %u vCPUs: cross-CPU "
-				       "latencies are artifacts", sc->icount_shift, sc->cpus);
-	if (sc->changes->len)
-		return g_strdup_printf("icount shift=%d, but changes over QMP are "
-				       "not reproducible", sc->icount_shift);
+	if (why)
+		return g_strdup_printf("icount shift=%d, not deterministic: %s",
+				       sc->icount_shift, why);
 	return g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
 }
 
@@ -93,7 +94,7 @@ static void print_head(const IrqstormResults *res, FILE *out)
 	const IrqstormScenario *sc = res->set->scenario;
 	const IrqstormCollected *d = res->outcome->data;
 	g_autofree char *what = what_ran(sc);
-	g_autofree char *mode = mode_text(sc);
+	g_autofree char *mode = mode_text(res->set);
 	g_autofree char *irqs = guest_irqs_text(res);
 	char **tail = res->outcome->qemu_log_tail;
 

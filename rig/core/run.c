@@ -585,6 +585,46 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	g_main_loop_unref(rl.loop);
 }
 
+/* Does the qemu-identity in dir name our icount fix among its qemu-fixes? */
+static gboolean qemu_has_icount_fix(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "qemu-identity", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return FALSE;
+	lines = g_strsplit(text, "\n", -1);
+	for (gsize i = 0; lines[i]; i++) {
+		g_auto(GStrv) fixes = NULL;
+
+		if (!g_str_has_prefix(lines[i], "qemu-fixes="))
+			continue;
+		fixes = g_strsplit(lines[i] + strlen("qemu-fixes="), " ", -1);
+		for (gsize f = 0; fixes[f]; f++)
+			if (strstr(fixes[f], IRQSTORM_QEMU_ICOUNT_FIX))
+				return TRUE;
+	}
+	return FALSE;
+}
+
+char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
+{
+	const IrqstormScenario *sc = set->scenario;
+
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		return g_strdup("no icount");
+	if (sc->cpus > 1)
+		return g_strdup_printf("icount on %u vCPUs: cross-CPU latencies are "
+				       "artifacts", sc->cpus);
+	if (sc->changes->len)
+		return g_strdup("changes over QMP are not reproducible");
+	if (!qemu_has_icount_fix(set->qemu_dir))
+		return g_strdup("a QEMU without the icount fix (the qemu-fixes of its "
+				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX ")");
+	return NULL;
+}
+
 IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
 {
 	g_auto(RunPaths) paths = { 0 };

@@ -17,6 +17,7 @@
 #include "core/scenario.h"
 #include "testutil.h"
 
+#define FIX "0001-" IRQSTORM_QEMU_ICOUNT_FIX ".patch"
 
 /* `irqstorm run --help` in a UTF-8 locale: GLib's ellipsis, the full name. */
 static void test_help_utf8(void)
@@ -68,7 +69,7 @@ static void test_help_command(void)
 typedef struct {
 	char *root;
 	char *scenario;
-	char *qemu_dir, *qemu;
+	char *qemu_dir, *qemu, *identity;
 	char *kernel_dir, *initrd_dir;
 	char *out;
 } Fixture;
@@ -79,6 +80,7 @@ static void fixture_setup(Fixture *f, gconstpointer data)
 	f->scenario = g_build_filename(f->root, "test.ini", NULL);
 	f->qemu_dir = g_build_filename(f->root, "qemu", NULL);
 	f->qemu = g_build_filename(f->qemu_dir, "qemu-system-x86_64", NULL);
+	f->identity = g_build_filename(f->qemu_dir, "qemu-identity", NULL);
 	f->kernel_dir = g_build_filename(f->root, "kernel", NULL);
 	f->initrd_dir = g_build_filename(f->root, "initrd", NULL);
 	f->out = g_build_filename(f->root, "out", NULL);
@@ -93,6 +95,7 @@ static void fixture_setup(Fixture *f, gconstpointer data)
 		 "No such file or directory' >&2\n"
 		 "exit 1\n");
 	g_assert_cmpint(g_chmod(f->qemu, 0755), ==, 0);
+	tu_write(f->identity, "qemu-debian-source=test\nqemu-fixes=" FIX "\n");
 	{
 		g_autofree char *k = g_build_filename(f->kernel_dir, "bzImage-rt", NULL);
 		g_autofree char *i = g_build_filename(f->initrd_dir, "initramfs-rt.cpio.gz",
@@ -110,6 +113,7 @@ static void fixture_teardown(Fixture *f, gconstpointer data)
 	g_free(f->scenario);
 	g_free(f->qemu_dir);
 	g_free(f->qemu);
+	g_free(f->identity);
 	g_free(f->kernel_dir);
 	g_free(f->initrd_dir);
 	g_free(f->out);
@@ -227,6 +231,34 @@ static void test_qemu_fails(Fixture *f, gconstpointer data)
 	g_assert_true(summary_deterministic(f));
 }
 
+/*
+ * Deterministic needs the configuration and a QEMU with the icount fix:
+ * one whose identity does not name it (an older build, or Debian's QEMU
+ * through --qemu-dir) is not called so, in summary.json or the summary.
+ */
+static void test_deterministic(Fixture *f, gconstpointer data)
+{
+	const char *const none[] = { NULL };
+	const char *const no_icount[] = { "--icount", "off", NULL };
+	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+
+	g_assert_cmpint(run(f, none, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "(tcg, icount shift=3, deterministic)"));
+	g_assert_true(summary_deterministic(f));
+
+	tu_write(f->identity, "qemu-debian-source=test\nirqstorm-device=x\n");
+	g_assert_cmpint(run(f, none, &out2, NULL), ==, 1);
+	g_assert_nonnull(strstr(out2, "(tcg, icount shift=3, not deterministic: a QEMU "
+				"without the icount fix (the qemu-fixes of its "
+				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX "))"));
+	g_assert_false(summary_deterministic(f));
+
+	tu_write(f->identity, "qemu-fixes=" FIX "\n");
+	g_assert_cmpint(run(f, no_icount, &out3, NULL), ==, 1);
+	g_assert_nonnull(strstr(out3, "(tcg, no icount: not deterministic)"));
+	g_assert_false(summary_deterministic(f));
+}
+
 /* A collection with no records: empty histograms for every stage. */
 static IrqstormCollected *no_records(void)
 {
@@ -303,6 +335,7 @@ int main(int argc, char **argv)
 	ADD("/run/empty-scenario", test_empty_scenario);
 	ADD("/run/qemu-unusable", test_qemu_unusable);
 	ADD("/run/qemu-fails", test_qemu_fails);
+	ADD("/run/deterministic", test_deterministic);
 #undef ADD
 	return g_test_run();
 }
