@@ -10,9 +10,10 @@
 # each must apply exactly). Our device is staged beside the tree (not copied
 # into it) and QEMU's meson files name it by path, so an edit of qemu-device/
 # rebuilds in seconds. OUTDIR gets symlinks: qemu-system-x86_64,
-# irqstorm-qtest, qemu-identity (a text file naming the source version and
-# the hash of the device sources compiled in) and qemu-source (the patched
-# tree, for its scripts/checkpatch.pl).
+# irqstorm-qtest, qemu-source (the patched tree, for its
+# scripts/checkpatch.pl), and the file qemu-identity: the source version,
+# the cache key, the hash of the device sources compiled in and the fixes
+# applied (qemu-fixes=, the patch files' names).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -98,8 +99,15 @@ fi
 
 devhash=$(cat "$dir"/irqstorm/*.c "$IRQSTORM_TOP"/include/irqstorm/*.h "$dir/src/hw/misc/trace-events" |
 	sha256sum | cut -c1-16)
-printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\n' "$ver" "$key" "$devhash" \
-	>"$dir/identity.tmp" && sync_file "$dir/identity.tmp" "$dir/identity"
+# qemu-fixes: the patches of the series, all applied (they are in the key);
+# the rig calls a run deterministic only with the icount fix among them.
+fixes=${PATCHES[*]##*/}
+# Written into OUT, not the cache: builds of other checkouts share the cache.
+[ ! -L "$OUT/qemu-identity" ] || rm -f "$OUT/qemu-identity"
+printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\nqemu-fixes=%s\n' \
+	"$ver" "$key" "$devhash" "$fixes" >"$OUT/qemu-identity.tmp"
+sync_file "$OUT/qemu-identity.tmp" "$OUT/qemu-identity"
+rm -f "$OUT/qemu-identity.tmp"
 # Run from its build dir, QEMU looks for firmware under qemu-bundle/: point
 # the configured firmware directories there at Debian's packaged firmware.
 for fw in ${FIRMWARE//:/ }; do
@@ -108,6 +116,5 @@ done
 
 link_artifact "$dir/build/qemu-system-x86_64" "$OUT/qemu-system-x86_64"
 link_artifact "$dir/build/tests/qtest/irqstorm-qtest" "$OUT/irqstorm-qtest"
-link_artifact "$dir/identity" "$OUT/qemu-identity"
 link_artifact "$dir/src" "$OUT/qemu-source"
 log "ok: $OUT/qemu-system-x86_64 (qemu $ver, device $devhash)"

@@ -35,13 +35,14 @@ read_series() {
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$1")
 }
 
-# apply_patches TREE WHAT PATCH... : apply each exactly or stop, naming it.
+# apply_patches TREE WHAT PATCH... : apply each exactly or stop, naming it:
+# no fuzz, every line of context must match (only an offset is allowed).
 apply_patches() {
 	local tree=$1 what=$2 p
 	shift 2
 	for p in "$@"; do
 		log "applying ${p##*/}"
-		patch -d "$tree" -p1 --forward --batch --quiet --no-backup-if-mismatch <"$p" ||
+		patch -d "$tree" -p1 --fuzz=0 --forward --batch --quiet --no-backup-if-mismatch <"$p" ||
 			die "patch ${p##*/} does not apply to $what; tree left unfinished in $tree"
 	done
 }

@@ -84,19 +84,58 @@ for c in "${CASES[@]}"; do
 done
 
 # ---- figures ---------------------------------------------------------------
+# Each figure FIG/NAME.png has beside it FIG/NAME.dat, the data it is drawn
+# from as text, so that e2e-results can check what a figure shows, not only
+# that it exists.
 
 cell() { echo "$OUT/$1/profile=$2"; }
+
+# hist_data HISTFILE STAGE LABEL: what compare.gp draws of one run: the
+# stage's footers (its legend; the exact max where the file has one) and
+# its bins with samples (its curve)
+hist_data() {
+	awk -v stage="$2" -v label="$3" '
+		/^# Time unit is / { unit = $5 }
+		/^# Stages:/ { for (i = 3; i <= NF; i++) if ($i == stage) k = i - 2 }
+		/^# Total:/ { total = $(2 + k) + 0 }
+		/^# Max Latencies:/ { max = sprintf("%d", $(3 + k)) }
+		/^# Exact max \(us\):/ { exact = sprintf("%.3f", $(4 + k)) }
+		/^# Histogram Overflows:/ { over = $(3 + k) + 0 }
+		/^[0-9]/ && k && $(k + 1) > 0 { bins = bins ($1 + 0) " " ($(k + 1) + 0) "\n" }
+		END {
+			if (!k) { print "no stage " stage " in " FILENAME > "/dev/stderr"; exit 1 }
+			printf "# run %s: %s, %d samples, max %s, %d overflows (%s)\n%s", \
+				label, stage, total, exact != "" ? exact : max, over, unit, bins
+		}' "$1"
+}
 
 # compare FIGURE STAGE HISTFILE CASE PROFILE...: one stage of several runs
 compare() {
 	local out=$1 stage=$2 hist=$3 case=$4 i=0 params=""
 	shift 4
+	echo "# $out.png: $case, the $stage column of $hist of each run (bin, count)" >"$FIG/$out.dat.tmp"
 	for p in "$@"; do
 		i=$((i + 1))
 		params+="input$i=\"$(cell "$case" "$p")/$hist\"; label$i=\"$p\"; "
+		hist_data "$(cell "$case" "$p")/$hist" "$stage" "$p" >>"$FIG/$out.dat.tmp"
 	done
+	mv "$FIG/$out.dat.tmp" "$FIG/$out.dat"
 	gnuplot -e "n=$i; $params stage=\"$stage\"; output=\"$FIG/$out.png\"; title=\"$case: $stage latency\"" \
 		plots/compare.gp
+}
+
+# breakdown_data CASE PROFILE...: what the breakdown draws of each run, from
+# its summary.json: avg (rounded), p99 and max in ns of the stages from the
+# raise, "-" for a stage the run does not have
+breakdown_data() {
+	local case=$1
+	shift
+	echo "# ide-pio-breakdown.png: $case, per run and stage: avg p99 max (ns)"
+	for p in "$@"; do
+		jq -r --arg run "$p" '.stages | ["hardirq", "thread", "done"][] as $st |
+			[$run, $st, (.[$st] | .avg, .p99, .max | if . == null then "-" else round end)] |
+			join(" ")' "$(cell "$case" "$p")/summary.json"
+	done
 }
 
 compare ide-pio-probe probe histogram.txt ide-pio hardirq-voluntary forced-full \
@@ -114,6 +153,7 @@ tmp=$(mktemp -d)
 	--label resched-voluntary --out "$tmp" >/dev/null
 mv "$tmp/compare-breakdown.png" "$FIG/ide-pio-breakdown.png"
 rm -rf "$tmp"
+breakdown_data ide-pio hardirq-voluntary threaded-rt resched-voluntary >"$FIG/ide-pio-breakdown.dat"
 
 # ---- tables ----------------------------------------------------------------
 

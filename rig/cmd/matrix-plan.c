@@ -189,25 +189,26 @@ GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error)
 }
 
 /* Every cell's scenario must load, so that a typo fails now and not after
- * hours of the cells before it. */
+ * hours of the cells before it. Its --set and --vary values are applied as
+ * `irqstorm run` applies them, and then checked together. */
 static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cells,
 			       GError **error)
 {
 	for (guint c = 0; c < cells->len; c++) {
 		const IrqstormCell *cell = cells->pdata[c];
 		g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(scenario, error);
+		g_autofree char *where = g_strdup_printf("cell %s: --set", cell->name);
 
 		if (!sc)
 			return FALSE;
 		for (gsize i = 0; sets && sets[i]; i++)
-			if (!irqstorm_scenario_set(sc, sets[i], error))
+			if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
 				return FALSE;
-		for (gsize i = 0; cell->sets[i]; i++) {
-			if (!irqstorm_scenario_set(sc, cell->sets[i], error)) {
-				g_prefix_error(error, "cell %s: ", cell->name);
+		for (gsize i = 0; cell->sets[i]; i++)
+			if (!irqstorm_scenario_override(sc, cell->sets[i], where, error))
 				return FALSE;
-			}
-		}
+		if (!irqstorm_scenario_check(sc, where, error))
+			return FALSE;
 	}
 	return TRUE;
 }

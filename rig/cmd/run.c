@@ -59,30 +59,44 @@ static void run_shortcuts_clear(RunShortcuts *sh)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunShortcuts, run_shortcuts_clear)
 
-/* The scenario file with the shortcuts, then every --set, applied. */
+/*
+ * The scenario file with the shortcuts, then every --set, applied; each
+ * override's messages name the option that gave it, and those of the
+ * check of the whole name every option that changed the file.
+ */
 static IrqstormScenario *load_scenario(const char *path, const RunShortcuts *sh,
 				       const char *const *sets, GError **error)
 {
 	const struct {
-		const char *key;
-		const char *value;
+		const char *option, *key, *value;
 	} shortcuts[] = {
-		{ "run.duration", sh->duration }, { "machine.seed", sh->seed },
-		{ "machine.accel", sh->accel }, { "machine.icount", sh->icount },
+		{ "--duration", "run.duration", sh->duration },
+		{ "--seed", "machine.seed", sh->seed },
+		{ "--accel", "machine.accel", sh->accel },
+		{ "--icount", "machine.icount", sh->icount },
 	};
 	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
-	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GString) options = g_string_new(NULL);
 
 	if (!sc)
 		return NULL;
-	for (gsize i = 0; i < G_N_ELEMENTS(shortcuts); i++)
-		if (shortcuts[i].value)
-			g_ptr_array_add(all, g_strconcat(shortcuts[i].key, "=",
-							 shortcuts[i].value, NULL));
+	for (gsize i = 0; i < G_N_ELEMENTS(shortcuts); i++) {
+		g_autofree char *a = NULL;
+
+		if (!shortcuts[i].value)
+			continue;
+		a = g_strconcat(shortcuts[i].key, "=", shortcuts[i].value, NULL);
+		if (!irqstorm_scenario_override(sc, a, shortcuts[i].option, error))
+			return NULL;
+		g_string_append_printf(options, "%s%s", options->len ? ", " : "",
+				       shortcuts[i].option);
+	}
 	for (gsize i = 0; sets && sets[i]; i++)
-		g_ptr_array_add(all, g_strdup(sets[i]));
-	g_ptr_array_add(all, NULL);
-	if (!irqstorm_scenario_set_all(sc, (const char *const *)all->pdata, error))
+		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
+			return NULL;
+	if (sets && sets[0])
+		g_string_append_printf(options, "%s--set", options->len ? ", " : "");
+	if (options->len && !irqstorm_scenario_check(sc, options->str, error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }
@@ -137,9 +151,10 @@ static int run_and_report(const IrqstormRunSettings *set)
 int irqstorm_cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
-	g_autofree char *qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
-	g_autofree char *kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
-	g_autofree char *initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
+	/* NULL until parsed: GOption does not free a default it replaces. */
+	g_autofree char *qemu_dir = NULL;
+	g_autofree char *kernel_dir = NULL;
+	g_autofree char *initrd_dir = NULL;
 	g_auto(RunShortcuts) sh = { 0 };
 	g_auto(GStrv) sets = NULL;
 	gboolean quiet = FALSE, no_csv = FALSE, dry_run = FALSE;
@@ -186,6 +201,12 @@ int irqstorm_cmd_run(int argc, char **argv)
 		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
 		out = irqstorm_cmd_default_out(argv[1], "");
+	if (!qemu_dir)
+		qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
+	if (!kernel_dir)
+		kernel_dir = g_strdup(IRQSTORM_KERNEL_DIR);
+	if (!initrd_dir)
+		initrd_dir = g_strdup(IRQSTORM_INITRD_DIR);
 	set = (IrqstormRunSettings) {
 		.scenario = sc, .out_dir = out, .qemu_dir = qemu_dir,
 		.kernel_dir = kernel_dir, .initrd_dir = initrd_dir,

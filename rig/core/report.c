@@ -42,18 +42,50 @@ static void print_storm(const IrqstormResults *res, FILE *out)
 			irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 }
 
-/* How the scenario ran: deterministic or why not. */
-static char *mode_text(const IrqstormScenario *sc)
+/* How the scenario ran: deterministic or why not (the same judgement as
+ * summary.json's). */
+static char *mode_text(const IrqstormRunSettings *set)
 {
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *why = irqstorm_run_not_deterministic(set);
+
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount: not deterministic");
-	if (sc->cpus > 1)
-		return g_strdup_printf("icount shift=%d on %u vCPUs: cross-CPU "
-				       "latencies are artifacts", sc->icount_shift, sc->cpus);
-	if (sc->changes->len)
-		return g_strdup_printf("icount shift=%d, but changes over QMP are "
-				       "not reproducible", sc->icount_shift);
+	if (why)
+		return g_strdup_printf("icount shift=%d, not deterministic: %s",
+				       sc->icount_shift, why);
 	return g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+}
+
+/* What ran: the file, its profile, the kernel, the overrides given. */
+static char *what_ran(const IrqstormScenario *sc)
+{
+	GString *s = g_string_new(sc->path);
+
+	if (sc->profile)
+		g_string_append_printf(s, ", profile %s", sc->profile);
+	g_string_append_printf(s, ", %s kernel", sc->flavour);
+	for (guint i = 0, n = 0; i < sc->overrides->len; i++) {
+		const char *o = sc->overrides->pdata[i];
+
+		/* The profile is named already. */
+		if (!g_str_has_prefix(o, "run.profile="))
+			g_string_append_printf(s, "%s%s", n++ ? " " : ", with ", o);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* The interrupts the guest used, as it said, or why that is not known. */
+static char *guest_irqs_text(const IrqstormResults *res)
+{
+	const char *mode = irqstorm_console_value(res->console, IRQSTORM_RESULT_KEY(irq_mode));
+
+	if (mode)
+		return g_strdup(mode);
+	return g_strdup_printf("not reported (%s asked; the guest %s)",
+			       irqstorm_irq_mode_name(res->set->scenario->irq_mode),
+			       res->console->result ? "did not say which it used" :
+			       "sent no result line");
 }
 
 /* The first lines: how it ended, and what the host read. */
@@ -61,17 +93,23 @@ static void print_head(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
 	const IrqstormCollected *d = res->outcome->data;
-	g_autofree char *mode = mode_text(sc);
+	g_autofree char *what = what_ran(sc);
+	g_autofree char *mode = mode_text(res->set);
+	g_autofree char *irqs = guest_irqs_text(res);
+	char **tail = res->outcome->qemu_log_tail;
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
-		res->checks->complete ? "complete" : "INCOMPLETE", sc->path,
+		res->checks->complete ? "complete" : "INCOMPLETE", what,
 		irqstorm_accel_name(sc->accel), mode, res->outcome->wall_seconds);
 	if (!res->checks->complete)
 		fprintf(out, "  incomplete: %s\n", res->checks->incomplete_reason);
+	if (tail)
+		fprintf(out, "  the end of qemu.log:\n");
+	for (gsize i = 0; tail && tail[i]; i++)
+		fprintf(out, "    %s\n", tail[i]);
 	if (d)
 		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
-			" lost; guest interrupts: %s\n", d->records, d->lost,
-			irqstorm_console_value(res->console, IRQSTORM_RESULT_KEY(irq_mode)) ?: "?");
+			" lost; guest interrupts: %s\n", d->records, d->lost, irqs);
 }
 
 /* Channel n: its settings, the device's counts, its stages. */

@@ -33,6 +33,8 @@
 #include "output.h"
 #include "qmp.h"
 
+#define TAIL_LINES	10	/* of qemu.log, when the guest did not power off */
+#define TAIL_BYTES	4096
 #define QMP_COMMAND_MS	5000
 #define QUIT_GRACE_MS	5000
 #define TICK_MS		100
@@ -81,19 +83,37 @@ static void run_paths_clear(RunPaths *p)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunPaths, run_paths_clear)
 
-/* An artifact that must exist, with a hint on how to build it. */
-static char *artifact(const char *dir, const char *name, GError **error)
-{
-	char *path = g_build_filename(dir, name, NULL);
+#define BUILD_HINT "build it first (meson compile -C build, see README.md)"
 
-	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+/*
+ * An artifact that this user must be able to use (mode: R_OK, or X_OK for
+ * QEMU), or an error that says why not: not built (a hint how to), or
+ * there but out of this user's reach (the build cache of another user).
+ */
+static char *artifact(const char *dir, const char *name, int mode, GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autofree char *target = NULL;
+	int err;
+
+	if (g_access(path, mode) == 0)
+		return g_steal_pointer(&path);
+	err = errno;
+	target = g_file_read_link(path, NULL);
+	if (err == ENOENT && !target)
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-			    "%s not found: build it first (meson compile -C build, "
-			    "see README.md)", path);
-		g_free(path);
-		return NULL;
-	}
-	return path;
+			    "%s not found: " BUILD_HINT, path);
+	else if (err == ENOENT)
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s links to %s, which does not exist: " BUILD_HINT,
+			    path, target);
+	else
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
+			    "cannot %s %s: %s (check its mode, and that this user may "
+			    "enter each directory above it%s%s)",
+			    mode == X_OK ? "execute" : "read", path, g_strerror(err),
+			    target ? " and above its target " : "", target ? target : "");
+	return NULL;
 }
 
 /* Private directory, log file of the right size, guest settings. */
@@ -106,13 +126,13 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
 	int fd;
 
-	p->qemu_path = artifact(set->qemu_dir, "qemu-system-x86_64", error);
+	p->qemu_path = artifact(set->qemu_dir, "qemu-system-x86_64", X_OK, error);
 	if (!p->qemu_path)
 		return FALSE;
-	p->kernel_path = artifact(set->kernel_dir, kname, error);
+	p->kernel_path = artifact(set->kernel_dir, kname, R_OK, error);
 	if (!p->kernel_path)
 		return FALSE;
-	p->initrd_path = artifact(set->initrd_dir, iname, error);
+	p->initrd_path = artifact(set->initrd_dir, iname, R_OK, error);
 	if (!p->initrd_path)
 		return FALSE;
 	if (g_mkdir_with_parents(set->out_dir, 0755) < 0) {
@@ -479,6 +499,38 @@ static gboolean csv_close_failed(FILE *csv)
 	return (fclose(csv) != 0) || failed;
 }
 
+/* The last lines of a file that are not blank, at most TAIL_LINES from its
+ * last TAIL_BYTES; NULL when there are none. */
+static char **file_tail(const char *path)
+{
+	g_autoptr(GPtrArray) tail = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	char buf[TAIL_BYTES + 1];
+	guint first = 0;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, -TAIL_BYTES, SEEK_END) == 0)
+		first = 1;	/* its first line may be the end of one */
+	else
+		rewind(f);
+	n = fread(buf, 1, TAIL_BYTES, f);
+	fclose(f);
+	buf[n] = '\0';
+	text = g_utf8_make_valid(buf, n);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = g_strv_length(lines); i-- > first && tail->len < TAIL_LINES;)
+		if (*g_strstrip(lines[i]))
+			g_ptr_array_insert(tail, 0, g_strdup(lines[i]));
+	if (!tail->len)
+		return NULL;
+	g_ptr_array_add(tail, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&tail), FALSE);
+}
+
 void irqstorm_run_outcome_free(IrqstormRunOutcome *out)
 {
 	if (!out)
@@ -491,6 +543,7 @@ void irqstorm_run_outcome_free(IrqstormRunOutcome *out)
 		g_free(g_array_index(out->changes, IrqstormAppliedChange, i).error);
 	g_array_unref(out->changes);
 	g_free(out->console_path);
+	g_strfreev(out->qemu_log_tail);
 	g_free(out);
 }
 
@@ -501,11 +554,13 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	RunLoop rl = { .set = set, .out = out };
 	g_autoptr(IrqstormLog) log = NULL;
 	g_autoptr(GError) start_err = NULL;
+	gboolean started;
 
 	rl.loop = g_main_loop_new(NULL, FALSE);
 	rl.start_us = g_get_monotonic_time();
 	rl.deadline_us = rl.start_us + (gint64)set->scenario->timeout_s * G_USEC_PER_SEC;
-	if (run_start(&rl, paths, &log, csv, &start_err)) {
+	started = run_start(&rl, paths, &log, csv, &start_err);
+	if (started) {
 		run_loop(&rl);
 		if (out->guest_shutdown && !rl.child.exited)
 			read_device_counters(&rl);
@@ -514,6 +569,10 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	}
 	out->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
 	stop_qemu(&rl);
+	/* QEMU did not start, died, or hung (a KVM that cannot run the
+	 * guest stops it): what QEMU said last is what says why. */
+	if (!out->guest_shutdown)
+		out->qemu_log_tail = file_tail(paths->stderr_path);
 	out->qemu_cpu_seconds = rl.child.cpu_seconds;
 	if (rl.collector)
 		out->data = irqstorm_collector_finish(rl.collector);
@@ -524,6 +583,46 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 					    "full?): the records are not all there");
 	irqstorm_qmp_free(rl.qmp);
 	g_main_loop_unref(rl.loop);
+}
+
+/* Does the qemu-identity in dir name our icount fix among its qemu-fixes? */
+static gboolean qemu_has_icount_fix(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "qemu-identity", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return FALSE;
+	lines = g_strsplit(text, "\n", -1);
+	for (gsize i = 0; lines[i]; i++) {
+		g_auto(GStrv) fixes = NULL;
+
+		if (!g_str_has_prefix(lines[i], "qemu-fixes="))
+			continue;
+		fixes = g_strsplit(lines[i] + strlen("qemu-fixes="), " ", -1);
+		for (gsize f = 0; fixes[f]; f++)
+			if (strstr(fixes[f], IRQSTORM_QEMU_ICOUNT_FIX))
+				return TRUE;
+	}
+	return FALSE;
+}
+
+char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
+{
+	const IrqstormScenario *sc = set->scenario;
+
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		return g_strdup("no icount");
+	if (sc->cpus > 1)
+		return g_strdup_printf("icount on %u vCPUs: cross-CPU latencies are "
+				       "artifacts", sc->cpus);
+	if (sc->changes->len)
+		return g_strdup("changes over QMP are not reproducible");
+	if (!qemu_has_icount_fix(set->qemu_dir))
+		return g_strdup("a QEMU without the icount fix (the qemu-fixes of its "
+				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX ")");
+	return NULL;
 }
 
 IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)

@@ -47,12 +47,28 @@ typedef struct {
 	char *stop_reason;		/* what ended the run otherwise, or NULL */
 	GArray *changes;		/* of IrqstormAppliedChange, as applied */
 	char *console_path;		/* the guest's console output */
+	char **qemu_log_tail;		/* QEMU's last lines (qemu.log) when the
+					 * guest did not power off, or NULL */
 	double wall_seconds;
 	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
 } IrqstormRunOutcome;
 
 void irqstorm_run_outcome_free(IrqstormRunOutcome *out);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormRunOutcome, irqstorm_run_outcome_free)
+
+/*
+ * The fix to QEMU's icount clock that a deterministic run needs
+ * (qemu-device/patches/, docs/determinism.md): scripts/build-qemu.sh
+ * names the fixes it applied in qemu-identity, "qemu-fixes=NAME.patch ...".
+ */
+#define IRQSTORM_QEMU_ICOUNT_FIX "accel-tcg-rr-thread-not-idle-while-running-guest-code"
+
+/*
+ * Why a run of set is not deterministic, or NULL if it is: icount on one
+ * vCPU, no changes over QMP, and a QEMU whose identity names the icount
+ * fix (a QEMU given with --qemu-dir may lack it).
+ */
+char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set);
 
 /*
  * Run the scenario. NULL, with an error, when the run could not begin (an

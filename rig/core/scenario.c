@@ -160,6 +160,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormChange));
 	sc->profiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     (GDestroyNotify)g_ptr_array_unref);
+	sc->overrides = g_ptr_array_new_with_free_func(g_free);
 	sc->duration_ms = 1000;
 	sc->grace_ms = 100;
 	sc->timeout_s = 300;
@@ -214,6 +215,129 @@ static gboolean known_group(const char *group)
 static char *choices_list(const char *const *choices)
 {
 	return g_strjoinv(", ", (char **)choices);
+}
+
+/* ---- messages that help -------------------------------------------------- */
+
+#define MAX_NAME 64	/* longer names are no typo of ours */
+
+/*
+ * The optimal string alignment distance of a and b: insertions, deletions,
+ * substitutions and swaps of two neighbours, each one edit.
+ */
+static guint edit_distance(const char *a, const char *b)
+{
+	gsize la = strlen(a), lb = strlen(b);
+	guint d[MAX_NAME + 1][MAX_NAME + 1];
+
+	if (la > MAX_NAME || lb > MAX_NAME)
+		return G_MAXUINT;
+	for (gsize i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (gsize j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (gsize i = 1; i <= la; i++) {
+		for (gsize j = 1; j <= lb; j++) {
+			d[i][j] = MIN(MIN(d[i - 1][j], d[i][j - 1]) + 1,
+				      d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				d[i][j] = MIN(d[i][j], d[i - 2][j - 2] + 1);
+		}
+	}
+	return d[la][lb];
+}
+
+/* Of names (NULL-terminated), the nearest to name if it is near enough to
+ * be a typo of it (an edit per three characters), else NULL. */
+static const char *nearest_name(const char *name, const char *const *names)
+{
+	guint limit = MAX(1, strlen(name) / 3), best = G_MAXUINT;
+	const char *found = NULL;
+
+	for (gsize i = 0; names[i]; i++) {
+		guint d = edit_distance(name, names[i]);
+
+		if (d <= limit && d < best) {
+			best = d;
+			found = names[i];
+		}
+	}
+	return found;
+}
+
+/* The keys of a group of the table ("channel" for channelN), in its
+ * order, NULL-terminated; the strings are the table's. */
+static const char **group_keys(const char *key_group)
+{
+	GPtrArray *names = g_ptr_array_new();
+
+	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+		if (!g_strcmp0(keys[i].group, key_group))
+			g_ptr_array_add(names, (char *)keys[i].key);
+	if (!g_strcmp0(key_group, "run"))
+		g_ptr_array_add(names, (char *)"profile");
+	g_ptr_array_add(names, NULL);
+	return (const char **)g_ptr_array_free(names, FALSE);
+}
+
+/* An unknown key of a known group: the key it is a typo of, or the keys. */
+static gboolean unknown_key(GError **error, const char *where, const char *group,
+			    const char *key)
+{
+	g_autofree const char **names = group_keys(channel_of_group(group) >= 0 ?
+						   "channel" : group);
+	const char *near = nearest_name(key, names);
+	g_autofree char *list = g_strjoinv(", ", (char **)names);
+
+	if (near)
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
+			    "%s: [%s] unknown key '%s' (did you mean '%s'?)", where,
+			    group, key, near);
+	else
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
+			    "%s: [%s] unknown key '%s' (keys of [%s]: %s)", where,
+			    group, key, group, list);
+	return FALSE;
+}
+
+/* "channel" and digits: a channel number the device may not have. */
+static gboolean is_channel_number(const char *group)
+{
+	const char *d = group + strlen("channel");
+
+	if (!g_str_has_prefix(group, "channel") || !*d)
+		return FALSE;
+	for (; *d; d++)
+		if (!g_ascii_isdigit(*d))
+			return FALSE;
+	return TRUE;
+}
+
+/* An unknown group, in a file or in --set: the group it is a typo of, and
+ * the groups there are. */
+static gboolean unknown_group(GError **error, const char *where, const char *group)
+{
+	static const char *const fixed[] = {
+		"machine", "kernel", "guest", "run", "thresholds", "changes",
+	};
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *hint = NULL;
+	const char *near;
+
+	for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+		g_ptr_array_add(names, g_strdup(fixed[i]));
+	for (guint n = 0; n < NCH; n++)
+		g_ptr_array_add(names, g_strdup_printf("channel%u", n));
+	g_ptr_array_add(names, NULL);
+	near = is_channel_number(group) ? NULL :
+	       nearest_name(group, (const char *const *)names->pdata);
+	if (near)
+		hint = g_strdup_printf("did you mean [%s]? ", near);
+	g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
+		    "%s: unknown group [%s] (%sknown: machine, kernel, channel0..channel%u, "
+		    "guest, run, thresholds, changes, profile.NAME)", where, group,
+		    hint ? hint : "", NCH - 1);
+	return FALSE;
 }
 
 /* Set a value error naming where it came from. */
@@ -315,22 +439,44 @@ static gboolean parse_opt_int(const KeyDesc *k, const char *value, int *out,
 	return TRUE;
 }
 
-/* A decimal value scaled to an integer unit, within the key's range. */
+/*
+ * A decimal value scaled to an integer unit, within the key's range; what
+ * is not such a number gets the range too: "expected a number of seconds
+ * from 0.001 to 3600".
+ */
 static gboolean parse_scaled(const char *value, const KeyDesc *k, double scale,
 			     guint64 *out, char **why)
 {
 	double d;
 
-	if (!parse_decimal(value, k->min == 0, &d, why))
-		return FALSE;
-	d = round(d * scale);
-	if (d < k->min || d > k->max) {
-		*why = g_strdup_printf("out of range (%g to %g)", k->min / scale,
-				       k->max / scale);
-		return FALSE;
+	if (parse_decimal(value, k->min == 0, &d, why)) {
+		d = round(d * scale);
+		if (d >= k->min && d <= k->max) {
+			*out = (guint64)d;
+			return TRUE;
+		}
 	}
-	*out = (guint64)d;
-	return TRUE;
+	g_free(*why);
+	*why = g_strdup_printf("expected a number of %s from %.10g to %.10g",
+			       k->type == KEY_SECONDS ? "seconds" : "microseconds",
+			       k->min / scale, k->max / scale);
+	return FALSE;
+}
+
+/* A rate in Hz within the key's range, as a period in ns. */
+static gboolean parse_rate(const char *value, const KeyDesc *k, guint64 *out,
+			   char **why)
+{
+	double d;
+
+	if (parse_decimal(value, FALSE, &d, why) && d >= k->min && d <= k->max) {
+		*out = (guint64)llround(1e9 / d);
+		return TRUE;
+	}
+	g_free(*why);
+	*why = g_strdup_printf("rate in Hz must be from %" G_GUINT64_FORMAT " to %"
+			       G_GUINT64_FORMAT, k->min, k->max);
+	return FALSE;
 }
 
 /* Store one key's value, or say precisely why not. */
@@ -339,7 +485,6 @@ static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 {
 	g_autofree char *why = NULL;
 	guint64 u;
-	double d;
 	int idx;
 
 	switch (k->type) {
@@ -377,14 +522,9 @@ static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 		*FIELD(base, k, int) = idx;
 		return TRUE;
 	case KEY_RATE:
-		if (!parse_decimal(value, FALSE, &d, &why))
+		if (!parse_rate(value, k, &u, &why))
 			break;
-		if (d < k->min || d > k->max) {
-			why = g_strdup_printf("rate in Hz must be from %" G_GUINT64_FORMAT
-					      " to %" G_GUINT64_FORMAT, k->min, k->max);
-			break;
-		}
-		*FIELD(base, k, guint64) = (guint64)llround(1e9 / d);
+		*FIELD(base, k, guint64) = u;
 		return TRUE;
 	case KEY_SECONDS:	/* to ms */
 	case KEY_MICROS:	/* to ns */
@@ -714,7 +854,7 @@ static gboolean apply_changes_key(IrqstormScenario *sc, const char *key,
 }
 
 static gboolean set_one(IrqstormScenario *sc, const char *assignment,
-			GError **error);
+			const char *where, GError **error);
 
 /*
  * Choose a profile: apply its assignments, as if given with --set at this
@@ -741,14 +881,25 @@ static gboolean apply_profile(IrqstormScenario *sc, const char *name,
 		return FALSE;
 	}
 	for (guint i = 0; i < sets->len; i++) {
-		if (!set_one(sc, sets->pdata[i], error)) {
-			g_prefix_error(error, "[profile.%s]: ", name);
+		g_autofree char *in = g_strdup_printf("%s [profile.%s]", where, name);
+
+		if (!set_one(sc, sets->pdata[i], in, error))
 			return FALSE;
-		}
 	}
 	g_free(sc->profile);
 	sc->profile = g_strdup(name);
 	return TRUE;
+}
+
+/* Does a value hold what its writer meant as a comment: a '#' first or
+ * after a blank ("rate = 2000 # note")? GKeyFile takes only whole lines
+ * starting with '#' as comments. */
+static gboolean comment_in(const char *value)
+{
+	for (const char *h = strchr(value, '#'); h; h = strchr(h + 1, '#'))
+		if (h == value || g_ascii_isspace(h[-1]))
+			return TRUE;
+	return FALSE;
 }
 
 /*
@@ -765,6 +916,13 @@ static char *key_string(GKeyFile *kf, const char *group, const char *key,
 	if (err) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
 			    "%s: [%s] %s: %s", where, group, key, err->message);
+		return NULL;
+	}
+	if (comment_in(v)) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
+			    "%s: [%s] %s = '%s': comments need their own line (a '#' "
+			    "after a value is part of the value)", where, group, key,
+			    g_strstrip(v));
 		return NULL;
 	}
 	return g_steal_pointer(&v);
@@ -821,14 +979,8 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 		if (g_str_has_prefix(groups[g], "profile."))
 			continue;
 
-		if (!known_group(groups[g])) {
-			g_set_error(error, IRQSTORM_SCENARIO_ERROR,
-				    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
-				    "%s: unknown group [%s] (known: machine, kernel, "
-				    "channel0..channel%u, guest, run, thresholds)", where,
-				    groups[g], NCH - 1);
-			return FALSE;
-		}
+		if (!known_group(groups[g]))
+			return unknown_group(error, where, groups[g]);
 		/* A channel that is written about storms, unless it says not. */
 		if (n >= 0 && !g_key_file_has_key(kf, groups[g], "pattern", NULL))
 			sc->ch[n].pattern = IRQSTORM_PATTERN_PERIODIC;
@@ -858,13 +1010,8 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 					return FALSE;
 				continue;
 			}
-			if (!k) {
-				g_set_error(error, IRQSTORM_SCENARIO_ERROR,
-					    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
-					    "%s: [%s] unknown key '%s'", where,
-					    groups[g], names[i]);
-				return FALSE;
-			}
+			if (!k)
+				return unknown_key(error, where, groups[g], names[i]);
 			value = key_string(kf, groups[g], names[i], where, error);
 			if (!value)
 				return FALSE;
@@ -882,12 +1029,22 @@ IrqstormScenario *irqstorm_scenario_load_data(const char *name, const char *data
 	g_autoptr(IrqstormScenario) sc = g_new0(IrqstormScenario, 1);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) err = NULL;
+	g_auto(GStrv) groups = NULL;
 
 	scenario_defaults(sc);
 	sc->path = g_strdup(name);
 	if (!g_key_file_load_from_data(kf, data, -1, G_KEY_FILE_NONE, &err)) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE,
 			    "%s: %s", name, err->message);
+		return NULL;
+	}
+	/* An empty file is more likely a mistake (a wrong path, a truncated
+	 * copy) than a wish for every default, which one group says. */
+	groups = g_key_file_get_groups(kf, NULL);
+	if (!groups[0]) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE,
+			    "%s: no groups: the file is empty or only comments. For "
+			    "every default, say so with one group, e.g. [run]", name);
 		return NULL;
 	}
 	if (!scenario_apply_keyfile(sc, kf, name, error))
@@ -911,9 +1068,10 @@ IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error)
 	return irqstorm_scenario_load_data(path, data, error);
 }
 
-/* Apply one override "group.key=value", without the cross-key checks. */
+/* Apply one override "group.key=value" given by where (an option, or a
+ * profile), without the cross-key checks. */
 static gboolean set_one(IrqstormScenario *sc, const char *assignment,
-			GError **error)
+			const char *where, GError **error)
 {
 	const char *eq = strchr(assignment, '=');
 	const char *dot = eq ? memchr(assignment, '.', eq - assignment) : NULL;
@@ -924,43 +1082,47 @@ static gboolean set_one(IrqstormScenario *sc, const char *assignment,
 
 	if (!eq || !dot) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE,
-			    "--set '%s': expected group.key=value, e.g. run.duration=2",
-			    assignment);
+			    "%s '%s': expected group.key=value, e.g. run.duration=2",
+			    where, assignment);
 		return FALSE;
 	}
 	group = g_strndup(assignment, dot - assignment);
 	key = g_strndup(dot + 1, eq - dot - 1);
 	if (!g_strcmp0(group, "thresholds"))
-		return apply_threshold(sc, key, eq + 1, "--set", error);
+		return apply_threshold(sc, key, eq + 1, where, error);
 	if (!g_strcmp0(group, "changes"))
-		return apply_changes_key(sc, key, eq + 1, "--set", error);
+		return apply_changes_key(sc, key, eq + 1, where, error);
 	if (!g_strcmp0(group, "run") && !g_strcmp0(key, "profile"))
-		return apply_profile(sc, eq + 1, "--set", error);
+		return apply_profile(sc, eq + 1, where, error);
+	if (!known_group(group))
+		return unknown_group(error, where, group);
 	k = find_key(sc, group, key, &base);
-	if (!k) {
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
-			    "--set: unknown key [%s] %s", group, key);
+	if (!k)
+		return unknown_key(error, where, group, key);
+	return apply_key(base, group, k, eq + 1, where, error);
+}
+
+gboolean irqstorm_scenario_override(IrqstormScenario *sc, const char *assignment,
+				    const char *where, GError **error)
+{
+	if (!set_one(sc, assignment, where, error))
 		return FALSE;
-	}
-	return apply_key(base, group, k, eq + 1, "--set", error);
+	g_ptr_array_add(sc->overrides, g_strdup(assignment));
+	return TRUE;
+}
+
+gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
+				 GError **error)
+{
+	return scenario_check(sc, where, error);
 }
 
 /* Apply a command-line override "group.key=value", then recheck the whole. */
 gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error)
 {
-	return set_one(sc, assignment, error) && scenario_check(sc, "--set", error);
-}
-
-/* Apply several overrides in order, then check the result once: a set of
- * changes may pass through combinations that are invalid on their own. */
-gboolean irqstorm_scenario_set_all(IrqstormScenario *sc,
-				   const char *const *assignments, GError **error)
-{
-	for (gsize i = 0; assignments && assignments[i]; i++)
-		if (!set_one(sc, assignments[i], error))
-			return FALSE;
-	return scenario_check(sc, "--set", error);
+	return irqstorm_scenario_override(sc, assignment, "--set", error) &&
+	       scenario_check(sc, "--set", error);
 }
 
 /* Append one group's keys, as the parser reads them back. */
@@ -1043,6 +1205,8 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 		g_array_unref(sc->changes);
 	if (sc->profiles)
 		g_hash_table_unref(sc->profiles);
+	if (sc->overrides)
+		g_ptr_array_unref(sc->overrides);
 	g_free(sc->profile);
 	g_free(sc);
 }

@@ -139,6 +139,10 @@ typedef struct {
 	GHashTable *profiles;		/* name -> GPtrArray of "group.key=value" */
 	char *profile;			/* the one applied, or NULL */
 
+	/* "group.key=value" given after the file (--set, run's options), in
+	 * the order applied */
+	GPtrArray *overrides;		/* of char * */
+
 	/* [run] */
 	guint64 duration_ms;		/* virtual time the storm runs */
 	guint64 warmup_ms;		/* first records left out of the stages */
@@ -154,10 +158,19 @@ IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error);
 IrqstormScenario *irqstorm_scenario_load_data(const char *name,
 					      const char *data,
 					      GError **error);
+/*
+ * One override "group.key=value" of the loaded scenario, given by where
+ * (the option, "--set" or "--duration", that messages name); noted in
+ * sc->overrides. The keys' values are checked, not how they go together:
+ * after the last override, irqstorm_scenario_check() does that.
+ */
+gboolean irqstorm_scenario_override(IrqstormScenario *sc, const char *assignment,
+				    const char *where, GError **error);
+gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
+				 GError **error);
+/* One override from --set, then the check of the whole. */
 gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error);
-gboolean irqstorm_scenario_set_all(IrqstormScenario *sc,
-				   const char *const *assignments, GError **error);
 void irqstorm_scenario_free(IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
 

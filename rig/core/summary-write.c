@@ -79,9 +79,11 @@ static void add_identity(JsonBuilder *b, const char *name, const char *dir,
 	json_builder_end_object(b);
 }
 
-static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
+static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set)
 {
+	const IrqstormScenario *sc = set->scenario;
 	gboolean icount = sc->icount_shift != IRQSTORM_ICOUNT_OFF;
+	g_autofree char *not_deterministic = irqstorm_run_not_deterministic(set);
 	struct utsname u;
 
 	json_builder_set_member_name(b, "sysinfo");
@@ -93,10 +95,7 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormScenario *sc)
 	}
 	irqstorm_json_add_string(b, "accel", irqstorm_accel_name(sc->accel));
 	irqstorm_json_add_rounded(b, "icount_shift", icount ? sc->icount_shift : NAN);
-	/* Changes over QMP land when QEMU's main loop gets to them: in
-	 * virtual time that is not reproducible. */
-	irqstorm_json_add_bool(b, "deterministic",
-			       icount && sc->cpus == 1 && !sc->changes->len);
+	irqstorm_json_add_bool(b, "deterministic", !not_deterministic);
 	irqstorm_json_add_bool(b, "smp_icount_artifacts", icount && sc->cpus > 1);
 	irqstorm_json_add_int(b, "cpus", sc->cpus);
 	json_builder_end_object(b);
@@ -318,7 +317,7 @@ static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set)
 	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 
-	add_sysinfo(b, sc);
+	add_sysinfo(b, set);
 	irqstorm_json_add_int(b, "resolution_in_ns", 1);
 	irqstorm_json_add_string(b, "time_base", "QEMU_CLOCK_VIRTUAL");
 	irqstorm_json_add_string(b, "scenario_file", sc->path);

@@ -27,10 +27,16 @@ probe=$(jq '.counts.guest.probe_samples' "$s")
 	fail "cyclictest cycles $ct, probe samples $probe: cyclictest did not span the storm"
 ct_max=$(jq '.counts.guest.cyclictest_max_us' "$s")
 probe_max=$(jq '.stages.probe.max / 1000' "$s")
-# Measured (TCG, icount shift=3, rt): cyclictest max 39 us, probe max 37.9 us
-# with seed 1; 34 and 31.6 us with seed 5.
-awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 1 && c < 4 * p && p < 4 * c) }' ||
-	fail "cyclictest max $ct_max us and probe max $probe_max us disagree by more than 4x"
+# The run is deterministic (icount, seed 1): the two maxima are the same on
+# every machine until the guest changes. Measured 2026-12-03 (TCG, icount
+# shift=3, rt), cyclictest max / probe max in us for seeds 1 to 6: 43 / 35.6
+# (1.21, this test's), 33 / 32.2, 36 / 33.1, 68 / 54.2, 32 / 32.6, 42 / 31.1:
+# ratios 0.98 to 1.35. cyclictest runs longer than the probe (before and
+# after the storm) at one priority below it, so its max is the probe's or
+# above. Allowed: 0.9 to 1.5 times the probe's, the measured spread over
+# seeds with a margin of 0.08 below and 0.15 above.
+awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 0.9 * p && c <= 1.5 * p) }' ||
+	fail "cyclictest max $ct_max us is not within 0.9 to 1.5 times the probe's max $probe_max us"
 grep -q "cyclictest (guest, FIFO 79, every 1000 us): [0-9]* cycles" "$out/stdout" ||
 	fail "no cyclictest line in the summary: $(cat "$out/stdout")"
 echo "ok: cyclictest $(jq -r '.counts.guest | "\(.cyclictest_cycles) cycles, min/avg/max \(.cyclictest_min_us)/\(.cyclictest_avg_us)/\(.cyclictest_max_us) us"' "$s"); probe max $probe_max us"

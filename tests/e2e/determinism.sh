@@ -31,6 +31,9 @@ for i in 1 2 3; do
 	jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$out/$i/summary.json" >"$out/$i/numbers.json"
 done
 [ "$(wc -l <"$out/1/records.csv")" -gt 100 ] || fail "too few records to mean anything"
+# This build's QEMU has the icount fix, and its identity says so.
+jq -e '.sysinfo.deterministic' "$out/1/summary.json" >/dev/null ||
+	fail "summary.json does not call the run deterministic: $(jq -c .qemu "$out/1/summary.json")"
 for i in 2 3; do
 	for f in records.csv histogram.txt numbers.json; do
 		cmp "$out/1/$f" "$out/$i/$f" ||

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Faults end a run within a bound, with exit status 1, a clear reason in
-# INCOMPLETE, no QEMU left running and no private files left behind:
+# INCOMPLETE (and QEMU's own last lines in the summary when it fails to
+# start), no QEMU left running and no private files left behind; a QEMU
+# this user cannot execute is named so before anything starts:
 #   QEMU that fails to start, a guest that never finishes, a guest that
 #   dies without a result, QEMU killed with SIGKILL mid-run, ^C, and (as
 #   root) an output disk that fills up.
@@ -53,6 +55,11 @@ chmod +x "$work/fakeqemu/qemu-system-x86_64"
 run start-fails --qemu-dir "$work/fakeqemu"
 expect start-fails 1 'QEMU exited with status 3' "$status"
 grep -q 'fake failure' "$work/start-fails/qemu.log" || fail "start-fails: QEMU's stderr not saved"
+# ... and what QEMU said is on the terminal, not only in qemu.log.
+"$irqstorm" run "$scenario" --out "$work/start-fails" --qemu-dir "$work/fakeqemu" \
+	>"$work/start-fails.out" 2>&1 || true
+grep -qx '    qemu-system-x86_64: fake failure' "$work/start-fails.out" ||
+	fail "start-fails: QEMU's last line is not in the summary: $(cat "$work/start-fails.out")"
 
 # 1b. QEMU starts but never opens its QMP socket (a hung QEMU): the rig
 #     gives up after its connect bound and kills it.
@@ -62,6 +69,25 @@ run never-listens --qemu-dir "$work/fakeqemu"
 expect never-listens 1 'QEMU did not start: no QMP socket within 30 s' "$status"
 [ $(($(date +%s) - start)) -lt 60 ] || fail "never-listens: took $(($(date +%s) - start)) s"
 ! pgrep -f "sleep 600" >/dev/null || fail "never-listens: the fake QEMU survived"
+
+# 1c. A user who may not reach the build's QEMU (the cache in root's home):
+#     named as out of reach, not as "not found". As root, with runuser.
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1 &&
+	runuser -u nobody -- test -x "$irqstorm" &&
+	! runuser -u nobody -- test -x "$qemu_dir/qemu-system-x86_64"; then
+	mkdir -m 0777 "$work/nobody"
+	chmod 0711 "$work"
+	status=0
+	runuser -u nobody -- "$irqstorm" run "$scenario" --out "$work/nobody/run" --quiet \
+		2>"$work/nobody.err" || status=$?
+	chmod 0700 "$work"
+	[ "$status" -eq 1 ] || fail "nobody: exit status $status, not 1"
+	grep -q "^irqstorm: cannot execute $qemu_dir/qemu-system-x86_64: Permission denied" \
+		"$work/nobody.err" || fail "nobody: $(cat "$work/nobody.err")"
+	echo "ok: nobody: $(cat "$work/nobody.err")"
+else
+	echo "skip: a user who cannot reach QEMU (needs root, runuser, and a QEMU out of nobody's reach)"
+fi
 
 # 2. The guest never finishes: init is `yes`, forever. Bounded by [run] timeout.
 start=$(date +%s)

@@ -160,6 +160,8 @@ static void test_exit_code(void)
 		{ { PASSED, PASSED, PASSED }, 0 },
 		{ { PASSED, THRESHOLD, THRESHOLD }, 2 },
 		{ { THRESHOLD, STALL, PASSED }, 3 },
+		{ { STALL, STALL, STALL }, 3 },
+		{ { STALL, PASSED, PASSED }, 3 },
 		{ { REFUSED, PASSED, THRESHOLD }, 3 },
 		{ { REFUSED, TOOL, STALL }, IRQSTORM_MATRIX_EXIT_TOOL_FAILURE },
 		{ { PASSED, PASSED, TOOL }, 4 },
@@ -612,6 +614,47 @@ static void test_outcomes(Fixture *f, gconstpointer data)
 }
 
 /*
+ * A sweep of stall cases (every cell exits 3, as nobody-cared's do) is a
+ * matrix of outcomes: exit 3, not an error, no tool failure named.
+ */
+static void test_all_stall(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--vary", "channel0.rate=1000,2000", NULL };
+	const char *const env[] = { "FAKE_KINDS=rate=:stall", NULL };
+	g_autofree char *out = NULL, *err = NULL;
+
+	g_assert_cmpint(matrix(f, args, env, &out, &err), ==, 3);
+	g_assert_nonnull(strstr(out, "[2/2] rate=2000: exit 3 (the guest stalled)"));
+	g_assert_null(strstr(out, "TOOL FAILURE"));
+	g_assert_null(strstr(err, "tool failure"));
+	check_cell_end(f, 0, "stall", NULL);
+	check_cell_end(f, 1, "stall", NULL);
+}
+
+/*
+ * Each cell's --set and --vary values are checked together, as `irqstorm
+ * run` checks them: KVM with icount off is a valid cell even though KVM
+ * alone (with the default icount) is not. A cell that is invalid as a
+ * whole is named.
+ */
+static void test_checked_together(Fixture *f, gconstpointer data)
+{
+	const char *const ok[] = { "--set", "machine.accel=kvm", "--set", "machine.icount=off",
+				   "--vary", "channel0.rate=1000,2000", NULL };
+	const char *const bad[] = { "--set", "machine.accel=kvm",
+				    "--vary", "machine.icount=off,3", NULL };
+	g_autofree char *err = NULL;
+
+	g_assert_cmpint(matrix(f, ok, NULL, NULL, NULL), ==, 0);
+	g_assert_cmpuint(fake_runs(f), ==, 2);
+	tu_rmtree(f->out);
+	g_assert_cmpint(matrix(f, bad, NULL, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "irqstorm: cell icount=3: --set: [machine] icount "
+				"needs accel = tcg"));
+	g_assert_cmpuint(fake_runs(f), ==, 2);
+}
+
+/*
  * Cells that end without an outcome are tool failures: QEMU did not start
  * (INCOMPLETE, a summary without stages), a failed cross-check, the rig
  * dying without a summary, a cell killed. The matrix runs every cell,
@@ -803,6 +846,8 @@ int main(int argc, char **argv)
 	ADD("/matrix/cmd/jobs", test_jobs);
 	ADD("/matrix/cmd/exit-codes", test_exit_codes);
 	ADD("/matrix/cmd/outcomes", test_outcomes);
+	ADD("/matrix/cmd/all-stall", test_all_stall);
+	ADD("/matrix/cmd/checked-together", test_checked_together);
 	ADD("/matrix/cmd/tool-failures", test_tool_failures);
 	ADD("/matrix/cmd/no-binary", test_no_binary);
 	ADD("/matrix/cmd/bad-options", test_bad_options);

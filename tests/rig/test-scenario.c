@@ -18,7 +18,7 @@ static IrqstormScenario *load(const char *text, GError **error)
 static void test_defaults(void)
 {
 	g_autoptr(GError) err = NULL;
-	g_autoptr(IrqstormScenario) sc = load("", &err);
+	g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
 
 	g_assert_no_error(err);
 	g_assert_cmpint(sc->accel, ==, IRQSTORM_ACCEL_TCG);
@@ -180,6 +180,131 @@ static void test_errors(void)
 	}
 }
 
+/* An empty file (or one of comments) is refused: no defaults by mistake. */
+static void test_empty(void)
+{
+	static const char *const texts[] = { "", "\n", "# a comment\n\n# another\n" };
+
+	for (gsize i = 0; i < G_N_ELEMENTS(texts); i++) {
+		g_autoptr(GError) err = NULL;
+
+		g_assert_null(load(texts[i], &err));
+		g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE);
+		g_assert_cmpstr(err->message, ==, "test.ini: no groups: the file is empty "
+				"or only comments. For every default, say so with one "
+				"group, e.g. [run]");
+	}
+}
+
+#define KNOWN_GROUPS "known: machine, kernel, channel0..channel3, guest, run, " \
+	"thresholds, changes, profile.NAME)"
+
+/*
+ * The messages that help, word for word: an unknown group says so in a
+ * file and in --set alike, with the groups there are; a typo gets what it
+ * is a typo of; a number out of range or not a number at all gets the
+ * range; a comment after a value is named as one.
+ */
+static void test_messages(void)
+{
+	static const struct {
+		const char *text;	/* a file, or (no '[') one --set */
+		const char *message;
+	} cases[] = {
+		{ "[channel7]\nrate = 1\n", "test.ini: unknown group [channel7] (" KNOWN_GROUPS },
+		{ "channel7.rate=1", "--set: unknown group [channel7] (" KNOWN_GROUPS },
+		{ "[chanel0]\nrate = 1\n",
+		  "test.ini: unknown group [chanel0] (did you mean [channel0]? " KNOWN_GROUPS },
+		{ "gust.probe=true", "--set: unknown group [gust] (did you mean [guest]? "
+		  KNOWN_GROUPS },
+		{ "[channel0]\nrat = 1\n",
+		  "test.ini: [channel0] unknown key 'rat' (did you mean 'rate'?)" },
+		{ "channel0.rat=1", "--set: [channel0] unknown key 'rat' (did you mean 'rate'?)" },
+		{ "channel2.treading=hardirq",
+		  "--set: [channel2] unknown key 'treading' (did you mean 'threading'?)" },
+		{ "run.profil=a", "--set: [run] unknown key 'profil' (did you mean 'profile'?)" },
+		{ "[machine]\nxyzzy = 1\n", "test.ini: [machine] unknown key 'xyzzy' (keys of "
+		  "[machine]: accel, cpus, memory_mb, icount, allow_smp_icount, seed)" },
+		{ "[channel0]\nrate = 0\n",
+		  "test.ini: [channel0] rate = '0': rate in Hz must be from 1 to 10000000" },
+		{ "[channel0]\nrate = 1e9\n",
+		  "test.ini: [channel0] rate = '1e9': rate in Hz must be from 1 to 10000000" },
+		{ "channel0.rate=fast",
+		  "--set: [channel0] rate = 'fast': rate in Hz must be from 1 to 10000000" },
+		{ "[run]\nduration = 0\n", "test.ini: [run] duration = '0': expected a "
+		  "number of seconds from 0.001 to 3600" },
+		{ "run.duration=-1", "--set: [run] duration = '-1': expected a number of "
+		  "seconds from 0.001 to 3600" },
+		{ "[channel1]\ngap_us = soon\n", "test.ini: [channel1] gap_us = 'soon': "
+		  "expected a number of microseconds from 0.1 to 1000000000" },
+		{ "[channel0]\nrate = 2000 # note\n", "test.ini: [channel0] rate = '2000 # "
+		  "note': comments need their own line (a '#' after a value is part "
+		  "of the value)" },
+		{ "[kernel]\ncmdline = quiet\t# for speed\n", "test.ini: [kernel] cmdline = "
+		  "'quiet\t# for speed': comments need their own line (a '#' after a "
+		  "value is part of the value)" },
+		{ "[thresholds]\ndone_max_us = # none\n", "test.ini: [thresholds] done_max_us "
+		  "= '# none': comments need their own line (a '#' after a value is "
+		  "part of the value)" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = NULL;
+
+		if (strchr(cases[i].text, '[')) {
+			g_assert_null(load(cases[i].text, &err));
+		} else {
+			sc = load("[run]\n", &err);
+			g_assert_false(irqstorm_scenario_set(sc, cases[i].text, &err));
+		}
+		g_assert_nonnull(err);
+		if (g_strcmp0(err->message, cases[i].message))
+			g_error("case %zu: '%s'\n  is not '%s'", i, err->message,
+				cases[i].message);
+	}
+}
+
+/* A '#' inside a word is no comment. */
+static void test_hash_in_value(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("[kernel]\ncmdline = a#b\n", &err);
+
+	g_assert_no_error(err);
+	g_assert_cmpstr(sc->cmdline, ==, "a#b");
+}
+
+/*
+ * Overrides name the option that gave them, are noted in order, and are
+ * checked together afterwards; a profile's assignments name the profile.
+ */
+static void test_overrides(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load("[profile.a]\nchannel0.rat = 1\n", &err);
+
+	g_assert_false(irqstorm_scenario_override(sc, "run.duration=-1", "--duration", &err));
+	g_assert_cmpstr(err->message, ==, "--duration: [run] duration = '-1': expected "
+			"a number of seconds from 0.001 to 3600");
+	g_clear_error(&err);
+	g_assert_cmpuint(sc->overrides->len, ==, 0);
+	/* KVM with icount is refused, but only once both are given. */
+	g_assert_true(irqstorm_scenario_override(sc, "machine.accel=kvm", "--accel", &err));
+	g_assert_false(irqstorm_scenario_check(sc, "--accel", &err));
+	g_assert_true(g_str_has_prefix(err->message, "--accel: [machine] icount needs "
+				       "accel = tcg"));
+	g_clear_error(&err);
+	g_assert_true(irqstorm_scenario_override(sc, "machine.icount=off", "--set", &err));
+	g_assert_true(irqstorm_scenario_check(sc, "--accel, --set", &err));
+	g_assert_cmpuint(sc->overrides->len, ==, 2);
+	g_assert_cmpstr(sc->overrides->pdata[0], ==, "machine.accel=kvm");
+	g_assert_cmpstr(sc->overrides->pdata[1], ==, "machine.icount=off");
+	g_assert_false(irqstorm_scenario_override(sc, "run.profile=a", "--set", &err));
+	g_assert_cmpstr(err->message, ==, "--set [profile.a]: [channel0] unknown key "
+			"'rat' (did you mean 'rate'?)");
+}
+
 /* The documented ways out of the icount/SMP refusal. */
 static void test_smp(void)
 {
@@ -197,7 +322,7 @@ static void test_smp(void)
 static void test_set(void)
 {
 	g_autoptr(GError) err = NULL;
-	g_autoptr(IrqstormScenario) sc = load("", &err);
+	g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
 
 	g_assert_true(irqstorm_scenario_set(sc, "channel0.rate=100000", &err));
 	g_assert_cmpuint(sc->ch[0].period_ns, ==, 10000);
@@ -515,6 +640,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/defaults", test_defaults);
 	g_test_add_func("/scenario/values", test_values);
 	g_test_add_func("/scenario/errors", test_errors);
+	g_test_add_func("/scenario/empty", test_empty);
+	g_test_add_func("/scenario/messages", test_messages);
+	g_test_add_func("/scenario/hash-in-value", test_hash_in_value);
+	g_test_add_func("/scenario/overrides", test_overrides);
 	g_test_add_func("/scenario/smp", test_smp);
 	g_test_add_func("/scenario/set", test_set);
 	g_test_add_func("/scenario/round-trip", test_round_trip);

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm run and the command line around it, through the executable:
+ * help in the user's characters and under the command's full name, the
+ * options a message blames, a QEMU that cannot be used or that fails at
+ * start (its own last lines on the terminal), the summary's first lines,
+ * and when a run is called deterministic. A fake QEMU stands in: nothing
+ * here boots a guest.
+ */
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "core/report.h"
+#include "core/results.h"
+#include "core/run.h"
+#include "core/scenario.h"
+#include "testutil.h"
+
+#define FIX "0001-" IRQSTORM_QEMU_ICOUNT_FIX ".patch"
+
+/* `irqstorm run --help` in a UTF-8 locale: GLib's ellipsis, the full name. */
+static void test_help_utf8(void)
+{
+	const char *const args[] = { "run", "--help", NULL };
+	const char *const env[] = { "LC_ALL=C.UTF-8", NULL };
+	g_autofree char *out = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, env, &out, NULL), ==, 0);
+	g_assert_true(g_str_has_prefix(out, "Usage:\n  irqstorm run [OPTION\u2026] "
+				       "SCENARIO - one run\n"));
+}
+
+/* In a locale without those characters: ASCII, not '?'. */
+static void test_help_ascii(void)
+{
+	const char *const args[] = { "run", "--help", NULL };
+	const char *const env[] = { "LC_ALL=C", NULL };
+	g_autofree char *out = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, env, &out, NULL), ==, 0);
+	g_assert_true(g_str_has_prefix(out, "Usage:\n  irqstorm run [OPTION...] "
+				       "SCENARIO - one run\n"));
+}
+
+/* irqstorm help COMMAND is the command's help; help alone the global one. */
+static void test_help_command(void)
+{
+	const char *const help_run[] = { "help", "run", NULL };
+	const char *const run_help[] = { "run", "--help", NULL };
+	const char *const help_matrix[] = { "help", "matrix", NULL };
+	const char *const help_bogus[] = { "help", "bogus", NULL };
+	const char *const help[] = { "help", NULL };
+	g_autofree char *a = NULL, *b = NULL, *m = NULL, *err = NULL, *top = NULL;
+
+	g_assert_cmpint(tu_run(NULL, help_run, NULL, &a, NULL), ==, 0);
+	g_assert_cmpint(tu_run(NULL, run_help, NULL, &b, NULL), ==, 0);
+	g_assert_cmpstr(a, ==, b);
+	g_assert_cmpint(tu_run(NULL, help_matrix, NULL, &m, NULL), ==, 0);
+	g_assert_true(g_str_has_prefix(m, "Usage:\n  irqstorm matrix "));
+	g_assert_cmpint(tu_run(NULL, help_bogus, NULL, NULL, &err), ==, 1);
+	g_assert_true(g_str_has_prefix(err, "irqstorm: help: unknown command 'bogus'\n"));
+	g_assert_cmpint(tu_run(NULL, help, NULL, &top, NULL), ==, 0);
+	g_assert_true(g_str_has_prefix(top, "Usage: irqstorm COMMAND [OPTION...]\n"));
+}
+
+/* A scenario, and the directories a run takes its QEMU, kernel and
+ * initramfs from. */
+typedef struct {
+	char *root;
+	char *scenario;
+	char *qemu_dir, *qemu, *identity;
+	char *kernel_dir, *initrd_dir;
+	char *out;
+} Fixture;
+
+static void fixture_setup(Fixture *f, gconstpointer data)
+{
+	f->root = tu_make_dir();
+	f->scenario = g_build_filename(f->root, "test.ini", NULL);
+	f->qemu_dir = g_build_filename(f->root, "qemu", NULL);
+	f->qemu = g_build_filename(f->qemu_dir, "qemu-system-x86_64", NULL);
+	f->identity = g_build_filename(f->qemu_dir, "qemu-identity", NULL);
+	f->kernel_dir = g_build_filename(f->root, "kernel", NULL);
+	f->initrd_dir = g_build_filename(f->root, "initrd", NULL);
+	f->out = g_build_filename(f->root, "out", NULL);
+	tu_write(f->scenario, "[channel0]\nrate = 1000\n[run]\nduration = 0.5\n"
+		 "[profile.fast]\nchannel0.rate = 5000\n");
+	g_assert_cmpint(g_mkdir(f->qemu_dir, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir(f->kernel_dir, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir(f->initrd_dir, 0755), ==, 0);
+	tu_write(f->qemu, "#!/bin/sh\n"
+		 "echo 'qemu-system-x86_64: a warning first' >&2\n"
+		 "echo 'qemu-system-x86_64: -accel kvm: failed to initialize kvm: "
+		 "No such file or directory' >&2\n"
+		 "exit 1\n");
+	g_assert_cmpint(g_chmod(f->qemu, 0755), ==, 0);
+	tu_write(f->identity, "qemu-debian-source=test\nqemu-fixes=" FIX "\n");
+	{
+		g_autofree char *k = g_build_filename(f->kernel_dir, "bzImage-rt", NULL);
+		g_autofree char *i = g_build_filename(f->initrd_dir, "initramfs-rt.cpio.gz",
+						      NULL);
+
+		tu_write(k, "not a kernel");
+		tu_write(i, "not an initramfs");
+	}
+}
+
+static void fixture_teardown(Fixture *f, gconstpointer data)
+{
+	tu_rmtree(f->root);
+	g_free(f->root);
+	g_free(f->scenario);
+	g_free(f->qemu_dir);
+	g_free(f->qemu);
+	g_free(f->identity);
+	g_free(f->kernel_dir);
+	g_free(f->initrd_dir);
+	g_free(f->out);
+}
+
+/* irqstorm run SCENARIO with the fixture's directories, then args. */
+static int run(Fixture *f, const char *const *args, char **out, char **err)
+{
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+
+	g_ptr_array_add(argv, "run");
+	g_ptr_array_add(argv, f->scenario);
+	g_ptr_array_add(argv, "--out");
+	g_ptr_array_add(argv, f->out);
+	g_ptr_array_add(argv, "--qemu-dir");
+	g_ptr_array_add(argv, f->qemu_dir);
+	g_ptr_array_add(argv, "--kernel-dir");
+	g_ptr_array_add(argv, f->kernel_dir);
+	g_ptr_array_add(argv, "--initrd-dir");
+	g_ptr_array_add(argv, f->initrd_dir);
+	for (gsize i = 0; args && args[i]; i++)
+		g_ptr_array_add(argv, (char *)args[i]);
+	g_ptr_array_add(argv, NULL);
+	return tu_run(NULL, (const char *const *)argv->pdata, NULL, out, err);
+}
+
+/* Each option a message is about is the one it names. */
+static void test_option_messages(Fixture *f, gconstpointer data)
+{
+	const char *const duration[] = { "--duration", "-1", "--dry-run", NULL };
+	const char *const accel[] = { "--accel", "kvm", "--set", "run.duration=1",
+				      "--dry-run", NULL };
+	g_autofree char *err = NULL, *err2 = NULL;
+
+	g_assert_cmpint(run(f, duration, NULL, &err), ==, 1);
+	g_assert_cmpstr(err, ==, "irqstorm: --duration: [run] duration = '-1': expected "
+			"a number of seconds from 0.001 to 3600\n");
+	g_assert_cmpint(run(f, accel, NULL, &err2), ==, 1);
+	g_assert_true(g_str_has_prefix(err2, "irqstorm: --accel, --set: [machine] icount "
+				       "needs accel = tcg: "));
+}
+
+/* An empty scenario file is refused, not run with every default. */
+static void test_empty_scenario(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--dry-run", NULL };
+	g_autofree char *err = NULL;
+	g_autofree char *expected = g_strdup_printf("irqstorm: %s: no groups: the file "
+		"is empty or only comments. For every default, say so with one group, "
+		"e.g. [run]\n", f->scenario);
+
+	tu_write(f->scenario, "");
+	g_assert_cmpint(run(f, args, NULL, &err), ==, 1);
+	g_assert_cmpstr(err, ==, expected);
+}
+
+/* A QEMU that is there but cannot be executed is not "not found". */
+static void test_qemu_unusable(Fixture *f, gconstpointer data)
+{
+	g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL;
+	g_autofree char *expected = g_strdup_printf("irqstorm: cannot execute %s: "
+		"Permission denied (check its mode, and that this user may enter "
+		"each directory above it)\n", f->qemu);
+	g_autofree char *gone = g_build_filename(f->root, "gone", NULL);
+
+	g_assert_cmpint(g_chmod(f->qemu, 0644), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err), ==, 1);
+	g_assert_cmpstr(err, ==, expected);
+	/* Not built at all: say how to build it. */
+	g_assert_cmpint(g_unlink(f->qemu), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err2), ==, 1);
+	g_assert_nonnull(strstr(err2, "qemu-system-x86_64 not found: build it first"));
+	/* A link into a build cache that is gone. */
+	g_assert_cmpint(symlink(gone, f->qemu), ==, 0);
+	g_assert_cmpint(run(f, NULL, NULL, &err3), ==, 1);
+	g_assert_nonnull(strstr(err3, "qemu-system-x86_64 links to "));
+	g_assert_nonnull(strstr(err3, "/gone, which does not exist: build it first"));
+}
+
+/* summary.json's "deterministic" of the run in f->out. */
+static gboolean summary_deterministic(Fixture *f)
+{
+	g_autofree char *path = g_build_filename(f->out, "summary.json", NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) err = NULL;
+	JsonObject *root;
+
+	json_parser_load_from_file(parser, path, &err);
+	g_assert_no_error(err);
+	root = json_node_get_object(json_parser_get_root(parser));
+	return json_object_get_boolean_member(
+		json_object_get_object_member(root, "sysinfo"), "deterministic");
+}
+
+/*
+ * QEMU fails at start: the summary names what ran (the file, profile,
+ * kernel and overrides), why it is incomplete, and QEMU's last lines.
+ */
+static void test_qemu_fails(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--set", "run.profile=fast", "--duration", "0.25",
+				     NULL };
+	g_autofree char *out = NULL;
+	g_autofree char *head = g_strdup_printf("irqstorm: INCOMPLETE run of %s, profile "
+		"fast, rt kernel, with run.duration=0.25 (tcg, icount shift=3, "
+		"deterministic) in ", f->scenario);
+
+	g_assert_cmpint(run(f, args, &out, NULL), ==, 1);
+	g_assert_true(g_str_has_prefix(out, head));
+	g_assert_nonnull(strstr(out, "\n  incomplete: QEMU exited with status 1"));
+	g_assert_nonnull(strstr(out, "\n  the end of qemu.log:\n"
+				"    qemu-system-x86_64: a warning first\n"
+				"    qemu-system-x86_64: -accel kvm: failed to initialize "
+				"kvm: No such file or directory\n"));
+	g_assert_true(summary_deterministic(f));
+}
+
+/*
+ * Deterministic needs the configuration and a QEMU with the icount fix:
+ * one whose identity does not name it (an older build, or Debian's QEMU
+ * through --qemu-dir) is not called so, in summary.json or the summary.
+ */
+static void test_deterministic(Fixture *f, gconstpointer data)
+{
+	const char *const none[] = { NULL };
+	const char *const no_icount[] = { "--icount", "off", NULL };
+	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+
+	g_assert_cmpint(run(f, none, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "(tcg, icount shift=3, deterministic)"));
+	g_assert_true(summary_deterministic(f));
+
+	tu_write(f->identity, "qemu-debian-source=test\nirqstorm-device=x\n");
+	g_assert_cmpint(run(f, none, &out2, NULL), ==, 1);
+	g_assert_nonnull(strstr(out2, "(tcg, icount shift=3, not deterministic: a QEMU "
+				"without the icount fix (the qemu-fixes of its "
+				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX "))"));
+	g_assert_false(summary_deterministic(f));
+
+	tu_write(f->identity, "qemu-fixes=" FIX "\n");
+	g_assert_cmpint(run(f, no_icount, &out3, NULL), ==, 1);
+	g_assert_nonnull(strstr(out3, "(tcg, no icount: not deterministic)"));
+	g_assert_false(summary_deterministic(f));
+}
+
+/* A collection with no records: empty histograms for every stage. */
+static IrqstormCollected *no_records(void)
+{
+	IrqstormCollected *d = g_new0(IrqstormCollected, 1);
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		d->all.hist[st] = irqstorm_hist_new(1000, 10);
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+			d->ch[n].hist[st] = irqstorm_hist_new(1000, 10);
+	}
+	return d;
+}
+
+/* The printed summary of a run whose console is console (or none). */
+static char *summary_text(const char *console)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load_data("s.ini",
+		"[guest]\nirq_mode = msi\n", &err);
+	IrqstormRunSettings set = { .scenario = sc, .out_dir = "OUT", .qemu_dir = "/none" };
+	IrqstormRunOutcome *o = g_new0(IrqstormRunOutcome, 1);
+	g_autoptr(IrqstormResults) res = NULL;
+	g_autofree char *path = NULL;
+	char *text = NULL;
+	size_t len;
+	FILE *mem;
+
+	g_assert_no_error(err);
+	o->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	o->data = no_records();
+	o->stop_reason = g_strdup("the guest did not finish");
+	if (console) {
+		g_autofree char *dir = tu_make_dir();
+
+		path = g_build_filename(dir, "console.log", NULL);
+		tu_write(path, console);
+		o->console_path = g_strdup(path);
+	}
+	res = irqstorm_results_evaluate(&set, o);
+	mem = open_memstream(&text, &len);
+	irqstorm_results_print(res, mem);
+	fclose(mem);
+	if (path) {
+		g_autofree char *dir = g_path_get_dirname(path);
+
+		tu_rmtree(dir);
+	}
+	return text;
+}
+
+/* "guest interrupts" says what is known, never "?". */
+static void test_guest_interrupts(void)
+{
+	g_autofree char *none = summary_text(NULL);
+	g_autofree char *unsaid = summary_text("IRQSTORM-RESULT status=ok\n");
+	g_autofree char *said = summary_text("IRQSTORM-RESULT status=ok irq_mode=msi\n");
+
+	g_assert_nonnull(strstr(none, "\n  host: 0 records read, 0 lost; guest interrupts: "
+				"not reported (msi asked; the guest sent no result line)\n"));
+	g_assert_nonnull(strstr(unsaid, "; guest interrupts: not reported (msi asked; "
+				"the guest did not say which it used)\n"));
+	g_assert_nonnull(strstr(said, "; guest interrupts: msi\n"));
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/run/help/utf8", test_help_utf8);
+	g_test_add_func("/run/help/ascii", test_help_ascii);
+	g_test_add_func("/run/help/command", test_help_command);
+	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
+#define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+	ADD("/run/option-messages", test_option_messages);
+	ADD("/run/empty-scenario", test_empty_scenario);
+	ADD("/run/qemu-unusable", test_qemu_unusable);
+	ADD("/run/qemu-fails", test_qemu_fails);
+	ADD("/run/deterministic", test_deterministic);
+#undef ADD
+	return g_test_run();
+}
