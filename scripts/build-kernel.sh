@@ -53,17 +53,18 @@ exec 9>"$IRQSTORM_CACHE/linux/lock"
 flock 9
 
 if [ ! -f "$src/.irqstorm-ready" ]; then
-	log "unpacking $pkg $ver into $src"
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
-	tar xJf "$tarball" -C "$src.tmp" --strip-components=1
+	run_progress "unpacking $pkg $ver into $src" "$IRQSTORM_CACHE/linux/unpack.log" none \
+		tar xJf "$tarball" -C "$src.tmp" --strip-components=1 ||
+		die "cannot unpack $tarball; see $IRQSTORM_CACHE/linux/unpack.log"
 	apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
 	mv "$src.tmp" "$src"
 	touch "$src/.irqstorm-ready"
 fi
 
 if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
-	log "configuring $FLAVOUR kernel in $obj (tinyconfig + fragments)"
+	log "configuring the $FLAVOUR kernel in $obj (tinyconfig + fragments)"
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	"${MAKE[@]}" -C "$src" O="$obj" tinyconfig >"$obj/config.log" 2>&1
@@ -84,8 +85,9 @@ fi
 # A finished build is stamped: the tree changes only with its key, so a
 # warm run skips make (a no-op make of the tree costs seconds per flavour).
 if [ ! -f "$obj/.irqstorm-built" ]; then
-	log "building $FLAVOUR kernel in $obj (first time: ~8 CPU-minutes)"
-	"${MAKE[@]}" -C "$src" O="$obj" bzImage modules >"$obj/build.log" 2>&1 ||
+	# kbuild's one line per file (no -s) is what the progress counts.
+	run_progress "building the $FLAVOUR kernel in $obj" "$obj/build.log" kbuild \
+		make ARCH=x86_64 -j"$(nproc)" --no-print-directory -C "$src" O="$obj" bzImage modules ||
 		{ grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60 >&2; die "kernel build failed; see $obj/build.log"; }
 	touch "$obj/.irqstorm-built"
 fi

@@ -49,10 +49,66 @@ apply_patches() {
 
 # sync_file SRC DST : copy only when the content differs, so that mtimes
 # (and thus ninja/kbuild incremental rebuilds) move only on real changes.
+# The copy is renamed into place: a reader never sees half a file.
 sync_file() {
 	if ! cmp -s "$1" "$2"; then
-		install -D -m 0644 "$1" "$2"
+		mkdir -p "$(dirname "$2")"
+		install -m 0644 "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
 	fi
+}
+
+# elapsed START : the time since START (a value of $SECONDS), as 1m05s.
+elapsed() {
+	local s=$((SECONDS - $1))
+	if [ "$s" -ge 60 ]; then
+		printf '%dm%02ds' $((s / 60)) $((s % 60))
+	else
+		printf '%ds' "$s"
+	fi
+}
+
+# progress_of KIND LOG : how far the command writing LOG got. KIND ninja:
+# ninja's last "[done/total]"; kbuild: the files kbuild compiled or linked so
+# far; anything else: nothing.
+progress_of() {
+	local n
+	case $1 in
+	ninja)
+		n=$(grep -o '^\[[0-9]*/[0-9]*\]' "$2" 2>/dev/null | tail -n 1 | tr -d '[]')
+		[ -z "$n" ] || printf ', %s of %s steps' "${n%/*}" "${n#*/}"
+		;;
+	kbuild)
+		n=$(grep -c '^  [A-Z][A-Z0-9_]* ' "$2" 2>/dev/null) || true
+		printf ', %s files' "${n:-0}"
+		;;
+	esac
+}
+
+# run_progress LABEL LOG KIND CMD... : run CMD with its output in LOG. Says
+# LABEL when it starts, then every IRQSTORM_PROGRESS_SECONDS (default 20) the
+# time so far and progress_of KIND, and at the end how long it took. A long
+# build is never silent, and a terminal is not flooded. CMD's status.
+run_progress() {
+	local label=$1 log=$2 kind=$3 start=$SECONDS every=${IRQSTORM_PROGRESS_SECONDS:-20}
+	local pid rc=0 next
+	shift 3
+	log "$label ..."
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	# Stopped with the script (^C, a failed sibling): stop CMD too.
+	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; exit 130' INT TERM
+	next=$((SECONDS + every))
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ "$SECONDS" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+			log "$label: $(elapsed "$start")$(progress_of "$kind" "$log")"
+			next=$((SECONDS + every))
+		fi
+	done
+	wait "$pid" || rc=$?
+	trap - INT TERM
+	[ "$rc" -ne 0 ] || log "$label: done in $(elapsed "$start")$(progress_of "$kind" "$log")"
+	return "$rc"
 }
 
 # deb_src_version PKG : the full version (with epoch) `apt-get source PKG`
