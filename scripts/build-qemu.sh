@@ -22,10 +22,14 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 FIRMWARE=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+# No debug info and only the devices we use (qemu-device/devices-x86_64.mak):
+# build time, not behaviour. A first build is ~40% less CPU for them.
 CONFIGURE=(--target-list=x86_64-softmmu --without-default-features
 	--enable-kvm --enable-tcg --enable-fdt=system
-	--with-git-submodules=ignore --disable-docs
+	--with-git-submodules=ignore --disable-docs --disable-debug-info
+	--with-devices-x86_64=irqstorm
 	--firmwarepath="$FIRMWARE")
+DEVICES=$IRQSTORM_TOP/qemu-device/devices-x86_64.mak
 
 ver=$(deb_src_version qemu)
 [ -n "$ver" ] || die "apt cannot find the qemu source package (run scripts/bootstrap.sh: it enables deb-src)"
@@ -42,17 +46,17 @@ irqstorm_qtest = executable('irqstorm-qtest',
                             dependencies: [qemuutil, qos])"
 read_series "$IRQSTORM_TOP/qemu-device/patches/series" "$IRQSTORM_TOP/qemu-device/patches"
 PATCHES=("${SERIES_PATCHES[@]}")
-key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$HOOK_DEVICE" "$HOOK_QTEST" "${PATCHES[@]}")
+key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$DEVICES" "$HOOK_DEVICE" "$HOOK_QTEST" "${PATCHES[@]}")
 dir=$IRQSTORM_CACHE/qemu/$key
 mkdir -p "$dir"
 exec 9>"$dir/lock"
 flock 9
 
 if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
-	log "fetching Debian qemu $ver source into $dir"
 	rm -rf "$dir/dl" "$dir/src"
 	mkdir -p "$dir/dl"
-	(cd "$dir/dl" && apt-get source -q "qemu=$ver" >"$dir/fetch.log" 2>&1) ||
+	run_progress "fetching and unpacking Debian's qemu $ver source into $dir" \
+		"$dir/fetch.log" none sh -c 'cd "$1" && apt-get source -q "qemu=$2"' sh "$dir/dl" "$ver" ||
 		die "apt-get source qemu=$ver failed; see $dir/fetch.log"
 	mv "$dir"/dl/qemu-*/ "$dir/src"
 	rm -rf "$dir/dl"
@@ -60,6 +64,7 @@ if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
 	# Our device and qtest by path, outside QEMU's tree; no Kconfig symbol.
 	printf '%s\n' "${HOOK_DEVICE//@DIR@/$dir}" >>"$dir/src/hw/misc/meson.build"
 	printf '%s\n' "${HOOK_QTEST//@DIR@/$dir}" >>"$dir/src/tests/qtest/meson.build"
+	cp "$DEVICES" "$dir/src/configs/devices/x86_64-softmmu/irqstorm.mak"
 	cp "$dir/src/hw/misc/trace-events" "$dir/trace-events.orig"
 	touch "$dir/src/.irqstorm-hooked"
 fi
@@ -78,17 +83,18 @@ cat "$dir/trace-events.orig" - "$IRQSTORM_TOP/qemu-device/trace-events" \
 sync_file "$dir/trace-events.new" "$dir/src/hw/misc/trace-events"
 
 if [ ! -f "$dir/build/build.ninja" ]; then
-	log "configuring QEMU $ver in $dir/build"
 	rm -rf "$dir/build"
 	mkdir -p "$dir/build"
-	(cd "$dir/build" && PATH=$PLAIN_PATH ../src/configure "${CONFIGURE[@]}" \
-		>"$dir/configure.log" 2>&1) ||
+	run_progress "configuring QEMU $ver in $dir/build" "$dir/configure.log" none \
+		sh -c 'cd "$1" && PATH=$2 && shift 2 && exec ../src/configure "$@"' sh "$dir/build" "$PLAIN_PATH" \
+		"${CONFIGURE[@]}" ||
 		{ tail -n 30 "$dir/configure.log" >&2; die "QEMU configure failed; see $dir/configure.log"; }
 fi
 
-log "building QEMU in $dir/build (first time: ~8 CPU-minutes)"
-PATH=$PLAIN_PATH ninja -C "$dir/build" -j"$(nproc)" qemu-system-x86_64 tests/qtest/irqstorm-qtest \
-	>"$dir/build.log" 2>&1 ||
+# A first build is ~10 CPU-minutes; after a device edit, seconds.
+run_progress "building QEMU in $dir/build" "$dir/build.log" ninja \
+	env PATH="$PLAIN_PATH" ninja -C "$dir/build" -j"$(nproc)" qemu-system-x86_64 \
+	tests/qtest/irqstorm-qtest ||
 	{ grep -E -A5 'error|FAILED' "$dir/build.log" | head -n 60 >&2; die "QEMU build failed; see $dir/build.log"; }
 
 # Our sources must compile cleanly; QEMU's own warnings are not ours to fix.
