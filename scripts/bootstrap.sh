@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages irqstorm needs and enable deb-src (for `apt-get source qemu`).
 # Idempotent and quick when everything is already there. Needs root (or sudo).
+#
+#   scripts/bootstrap.sh [--tests]
+#
+# --tests adds what only the tests need (clang and its sanitizer and fuzzer
+# runtimes, for build-san/): a first run does not wait for LLVM.
 set -euo pipefail
 
 PKGS=(
@@ -14,9 +19,18 @@ PKGS=(
 	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	# guest userland (cyclictest: the guest's optional cross-check) and plots
 	busybox-static rt-tests gnuplot-nox
-	# tests: JSON checks, the sanitizer and fuzzing build
-	jq clang libclang-rt-14-dev
+	# JSON in scripts and tests
+	jq
 )
+TEST_PKGS=(
+	# the sanitizer and fuzzing build (scripts/test.sh)
+	clang libclang-rt-14-dev
+)
+case ${1:-} in
+--tests) PKGS+=("${TEST_PKGS[@]}") ;;
+"") ;;
+*) echo "usage: bootstrap.sh [--tests]" >&2; exit 2 ;;
+esac
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then

@@ -12,7 +12,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cd "$IRQSTORM_TOP"
-"$IRQSTORM_TOP/scripts/build.sh" build
+"$IRQSTORM_TOP/scripts/bootstrap.sh" --tests
+# Both flavours: the tests boot each.
+"$IRQSTORM_TOP/scripts/build.sh" build rt dyn
 status=0
 meson test -C build --print-errorlogs "$@" || status=1
 

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "config.h"
+#include "core/guest-build.h"
 #include "core/scenario.h"
 
 void irqstorm_vary_free(IrqstormVary *v)
@@ -188,11 +190,41 @@ GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error)
 	return g_steal_pointer(&cells);
 }
 
+/* Do the cells take their guest parts from the build directory (and so
+ * get them built on first use)? Not with a directory option after "--", nor
+ * when another irqstorm runs the cells: it builds what it needs. */
+static gboolean own_parts(char **passthrough)
+{
+	static const char *const dirs[] = { "--qemu-dir", "--kernel-dir", "--initrd-dir", NULL };
+	const char *env = g_getenv("IRQSTORM_RUN_BINARY");
+
+	if (env && *env)
+		return FALSE;
+	for (gsize i = 0; passthrough && passthrough[i]; i++)
+		for (gsize k = 0; dirs[k]; k++)
+			if (g_str_has_prefix(passthrough[i], dirs[k]))
+				return FALSE;
+	return TRUE;
+}
+
+/* Add sc's flavour to build when its parts are missing. */
+static void note_missing(GPtrArray *build, const IrqstormScenario *sc)
+{
+	const IrqstormRunSettings set = {
+		.scenario = sc, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+	};
+	g_autofree char *missing = irqstorm_guest_missing(&set);
+
+	if (missing && !g_ptr_array_find_with_equal_func(build, sc->flavour, g_str_equal, NULL))
+		g_ptr_array_insert(build, build->len - 1, g_strdup(sc->flavour));
+}
+
 /* Every cell's scenario must load, so that a typo fails now and not after
  * hours of the cells before it. Its --set and --vary values are applied as
  * `irqstorm run` applies them, and then checked together. */
 static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cells,
-			       GError **error)
+			       GPtrArray *build, GError **error)
 {
 	for (guint c = 0; c < cells->len; c++) {
 		const IrqstormCell *cell = cells->pdata[c];
@@ -209,6 +241,8 @@ static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cel
 				return FALSE;
 		if (!irqstorm_scenario_check(sc, where, error))
 			return FALSE;
+		if (build)
+			note_missing(build, sc);
 	}
 	return TRUE;
 }
@@ -226,6 +260,8 @@ void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan)
 	if (plan->cells)
 		g_ptr_array_unref(plan->cells);
 	g_free(plan->binary);
+	if (plan->build)
+		g_ptr_array_unref(plan->build);
 	g_free(plan);
 }
 
@@ -247,9 +283,13 @@ static char *find_binary(GError **error)
 
 gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error)
 {
+	if (own_parts(plan->passthrough)) {
+		plan->build = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(plan->build, NULL);
+	}
 	plan->cells = irqstorm_matrix_cells(plan->varies, error);
 	if (!plan->cells ||
-	    !validate_cells(plan->scenario, plan->sets, plan->cells, error))
+	    !validate_cells(plan->scenario, plan->sets, plan->cells, plan->build, error))
 		return FALSE;
 	plan->binary = find_binary(error);
 	if (!plan->binary)

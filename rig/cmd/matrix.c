@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
+#include "core/guest-build.h"
+
 static const char matrix_description[] =
 	"Runs SCENARIO once for every combination of the --vary values (the\n"
 	"cartesian product), each run (a cell) as\n"
@@ -163,6 +166,25 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
 	return g_steal_pointer(&plan);
 }
 
+/* The guest parts the cells need and the build directory lacks, built
+ * once here, before any cell starts, rather than by cells side by side. */
+static gboolean build_parts(const IrqstormMatrixPlan *plan, GError **error)
+{
+	const IrqstormGuestBuilder builder = {
+		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
+	};
+	g_autofree char *list = NULL;
+
+	if (!plan->build || plan->build->len == 1)
+		return TRUE;
+	list = g_strjoinv(", ", (char **)plan->build->pdata);
+	g_printerr("irqstorm: the cells need guest parts not built yet (kernel "
+		   "flavours: %s): building them now into %s, cached after "
+		   "(docs/building.md)\n", list, builder.build_dir);
+	return irqstorm_guest_build(&builder, (const char *const *)plan->build->pdata,
+				    error);
+}
+
 int irqstorm_cmd_matrix(int argc, char **argv)
 {
 	g_autoptr(IrqstormMatrixPlan) plan = matrix_parse(argc, argv);
@@ -172,7 +194,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 
 	if (!plan)
 		return IRQSTORM_EXIT_ERROR;
-	if (!irqstorm_matrix_plan(plan, &err))
+	if (!irqstorm_matrix_plan(plan, &err) || !build_parts(plan, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	m = irqstorm_matrix_run_new(plan);
 	irqstorm_matrix_announce(m);

@@ -120,6 +120,9 @@ typedef struct {
 	GPtrArray *varies;	/* of IrqstormVary */
 	GPtrArray *cells;	/* of IrqstormCell (plan) */
 	char *binary;		/* the irqstorm that runs them (plan) */
+	GPtrArray *build;	/* flavours whose guest parts are missing from
+				 * the build directory, built before the cells
+				 * (plan; NULL-terminated) */
 } IrqstormMatrixPlan;
 
 void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan);

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "irqstorm/guest.h"
 #include "config.h"
+#include "core/guest-build.h"
 #include "core/machine.h"
 #include "core/report.h"
 #include "core/results.h"
@@ -20,7 +21,8 @@ static const char run_description[] =
 	"for the scenario's duration, reads every interrupt's timestamps live\n"
 	"from shared memory, and writes to the output directory:\n"
 	"  histogram.txt   cyclictest --histfile layout, one column per stage\n"
-	"  summary.json    counts, min/avg/max, percentiles (rt-tests style)\n"
+	"  summary.json    counts, min/avg/max, percentiles, identities\n"
+	"  rt-tests.json   the stages in cyclictest --json's layout\n"
 	"  records.csv     every record (--no-csv to skip)\n"
 	"  console.log, qemu.log, qemu-cmdline.txt, scenario.ini\n"
 	"  INCOMPLETE      present only if the run did not finish, says why\n"
@@ -33,6 +35,10 @@ static const char run_description[] =
 	"\n"
 	"Deterministic by default (TCG, -icount, one vCPU): the same scenario\n"
 	"gives the same numbers on any machine.\n"
+	"\n"
+	"Without --qemu-dir, --kernel-dir and --initrd-dir, a part this run needs\n"
+	"that the build directory lacks (QEMU, the scenario's kernel flavour and\n"
+	"its initramfs) is built first, with its progress on stderr, and cached.\n"
 	"\n"
 	"Exit status: 0 passed, 1 error or incomplete run or failed cross-check,\n"
 	"2 a scenario threshold was exceeded, 3 the guest stalled (an i8042\n"
@@ -129,14 +135,18 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
  * The run, then its results judged, written (summary.json records the
  * exit status) and, unless quiet, printed.
  */
-static int run_and_report(const IrqstormRunSettings *set)
+static int run_and_report(const IrqstormRunSettings *set,
+			  const IrqstormGuestBuilder *builder)
 {
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormResults) res = NULL;
-	IrqstormRunOutcome *outcome = irqstorm_run(set, &err);
+	IrqstormRunOutcome *outcome;
 	gboolean written;
 	int code;
 
+	if (builder && !irqstorm_guest_ensure(builder, set, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	outcome = irqstorm_run(set, &err);
 	if (!outcome)
 		return irqstorm_cmd_fail("%s", err->message);
 	res = irqstorm_results_evaluate(set, outcome);
@@ -191,6 +201,10 @@ int irqstorm_cmd_run(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	IrqstormRunSettings set;
+	const IrqstormGuestBuilder builder = {
+		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
+	};
+	gboolean own_parts;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return IRQSTORM_EXIT_ERROR;
@@ -201,6 +215,8 @@ int irqstorm_cmd_run(int argc, char **argv)
 		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
 		out = irqstorm_cmd_default_out(argv[1], "");
+	/* Parts from the build directory are built there on first use. */
+	own_parts = !qemu_dir && !kernel_dir && !initrd_dir;
 	if (!qemu_dir)
 		qemu_dir = g_strdup(IRQSTORM_QEMU_DIR);
 	if (!kernel_dir)
@@ -214,5 +230,5 @@ int irqstorm_cmd_run(int argc, char **argv)
 	};
 	if (dry_run)
 		return print_dry_run(sc, &set);
-	return run_and_report(&set);
+	return run_and_report(&set, own_parts ? &builder : NULL);
 }

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Building the guest parts on first use: a run that takes its parts from
+ * the build directory needs only QEMU and its own kernel flavour, so a
+ * fresh checkout builds those two (side by side) and nothing else, and
+ * another flavour is built the first time a scenario asks for it.
+ */
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest-build.h"
+#include "machine.h"
+
+static gboolean present(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+
+	return g_file_test(path, G_FILE_TEST_EXISTS);	/* follows the link */
+}
+
+char *irqstorm_guest_missing(const IrqstormRunSettings *set)
+{
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *kname = g_strdup_printf("bzImage-%s", sc->flavour);
+	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
+	gboolean qemu = !present(set->qemu_dir, "qemu-system-x86_64");
+	gboolean kernel = !present(set->kernel_dir, kname) ||
+			  !present(set->initrd_dir, iname);
+
+	if (qemu && kernel)
+		return g_strdup_printf("QEMU and the %s kernel", sc->flavour);
+	if (qemu)
+		return g_strdup("QEMU");
+	if (kernel)
+		return g_strdup_printf("the %s kernel", sc->flavour);
+	return NULL;
+}
+
+gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
+			      const char *const *flavours, GError **error)
+{
+	g_autofree char *script = g_build_filename(b->source_dir, "scripts",
+						   "build-guest.sh", NULL);
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	GPid pid;
+	int status;
+
+	g_ptr_array_add(argv, script);
+	g_ptr_array_add(argv, (gpointer)b->build_dir);
+	for (guint i = 0; flavours && flavours[i]; i++)
+		g_ptr_array_add(argv, (gpointer)flavours[i]);
+	g_ptr_array_add(argv, NULL);
+	/* Its progress on stderr: stdout may be a summary being piped. */
+	if (!g_spawn_async_with_pipes_and_fds(NULL, (const char *const *)argv->pdata,
+					      NULL, G_SPAWN_DO_NOT_REAP_CHILD |
+					      G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+					      -1, STDERR_FILENO, -1, NULL, NULL, 0,
+					      &pid, NULL, NULL, NULL, error))
+		return FALSE;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	g_spawn_close_pid(pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+			    "building the guest parts failed (%s %s): the lines "
+			    "above name the step and its log", script, b->build_dir);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
+			       const IrqstormRunSettings *set, GError **error)
+{
+	g_autofree char *missing = irqstorm_guest_missing(set);
+	const char *flavours[] = { set->scenario->flavour, NULL };
+
+	if (!missing)
+		return TRUE;
+	g_printerr("irqstorm: %s not built yet: building now into %s, cached "
+		   "after (a first build takes minutes; docs/building.md)\n",
+		   missing, b->build_dir);
+	return irqstorm_guest_build(b, flavours, error);
+}
