@@ -45,18 +45,30 @@ gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	GPid pid;
 	int status;
+	int out;
+	gboolean spawned;
 
 	g_ptr_array_add(argv, script);
 	g_ptr_array_add(argv, (gpointer)b->build_dir);
 	for (guint i = 0; flavours && flavours[i]; i++)
 		g_ptr_array_add(argv, (gpointer)flavours[i]);
 	g_ptr_array_add(argv, NULL);
-	/* Its progress on stderr: stdout may be a summary being piped. */
-	if (!g_spawn_async_with_pipes_and_fds(NULL, (const char *const *)argv->pdata,
-					      NULL, G_SPAWN_DO_NOT_REAP_CHILD |
-					      G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
-					      -1, STDERR_FILENO, -1, NULL, NULL, 0,
-					      &pid, NULL, NULL, NULL, error))
+	/* Its progress on stderr: stdout may be a summary being piped. A
+	 * copy: GLib closes the descriptor it moves to the child's stdout,
+	 * and closing 2 itself would leave the builder without stderr. */
+	out = dup(STDERR_FILENO);
+	if (out < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot duplicate stderr: %s", g_strerror(errno));
+		return FALSE;
+	}
+	spawned = g_spawn_async_with_pipes_and_fds(NULL, (const char *const *)argv->pdata,
+						   NULL, G_SPAWN_DO_NOT_REAP_CHILD |
+						   G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+						   -1, out, -1, NULL, NULL, 0,
+						   &pid, NULL, NULL, NULL, error);
+	close(out);
+	if (!spawned)
 		return FALSE;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -108,7 +108,11 @@ static void test_missing_cyclictest(Fixture *f, gconstpointer data)
 static void test_build_args(Fixture *f, gconstpointer data)
 {
 	g_autofree char *args = g_build_filename(f->dir, "args", NULL);
-	g_autofree char *body = g_strdup_printf("echo \"$*\" >%s\necho progress", args);
+	/* Both of its outputs must be open: a builder whose stderr is closed
+	 * fails at its first message, saying nothing. */
+	g_autofree char *body = g_strdup_printf("echo \"$*\" >%s\n"
+						"echo progress || exit 3\n"
+						"echo progress >&2 || exit 4", args);
 	const char *const flavours[] = { "rt", "dyn", NULL };
 	const IrqstormGuestBuilder b = { .source_dir = f->src, .build_dir = "/some/build" };
 	g_autoptr(GError) err = NULL;
