@@ -48,8 +48,17 @@ kern=$!
 set +m
 trap 'stop; exit 130' INT TERM HUP
 status=0
-for _ in 1 2; do
-	wait -n -p done "$qemu" "$kern" && continue
+running=("$qemu" "$kern")
+while [ "${#running[@]}" -gt 0 ]; do
+	if wait -n -p done "${running[@]}"; then
+		# Wait only for the other side now: bash has forgotten this one.
+		rest=()
+		for p in "${running[@]}"; do
+			[ "$p" = "$done" ] || rest+=("$p")
+		done
+		running=("${rest[@]}")
+		continue
+	fi
 	status=1
 	if [ "$done" = "$qemu" ]; then
 		log "error: QEMU's build failed (above); stopping the kernel's"

@@ -32,6 +32,7 @@ fake build-kernel.sh ''
 fake build-initramfs.sh ''
 out=$("$t/scripts/build-guest.sh" "$t/build" rt dyn 2>&1) || fail "success case: $out"
 grep -q 'guest parts ready' <<<"$out" || fail "no closing line: $out"
+! grep -q 'no such job' <<<"$out" || fail "waited for a side twice: $out"
 k=$(grep -v build-qemu "$t/calls" | cut -d' ' -f1,2 | tr '\n' ' ')
 [ "$k" = "build-kernel.sh rt build-initramfs.sh rt build-kernel.sh dyn build-initramfs.sh dyn " ] ||
 	fail "kernel side order: $k"
