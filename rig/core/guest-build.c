@@ -6,17 +6,24 @@
  * another flavour is built the first time a scenario asks for it.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest-build.h"
 #include "machine.h"
 
+/*
+ * Missing means not there: no file, or a link into a cache that is gone.
+ * A part this user cannot reach (a build in another user's home) is there:
+ * building it again would not help, and the run says why it cannot use it.
+ */
 static gboolean present(const char *dir, const char *name)
 {
 	g_autofree char *path = g_build_filename(dir, name, NULL);
+	struct stat st;
 
-	return g_file_test(path, G_FILE_TEST_EXISTS);	/* follows the link */
+	return stat(path, &st) == 0 || errno != ENOENT;	/* follows the link */
 }
 
 char *irqstorm_guest_missing(const IrqstormRunSettings *set)
