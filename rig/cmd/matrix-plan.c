@@ -48,6 +48,59 @@ static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
 	return FALSE;
 }
 
+/* A decimal integer without sign or blanks, into *v. */
+static gboolean range_end(const char *s, guint64 *v)
+{
+	return *s && g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, v, NULL);
+}
+
+/* The item A..B as the values A, A+1, ..., B, appended to values. */
+static gboolean expand_range(const char *spec, const char *item, guint n,
+			     GPtrArray *values, GError **error)
+{
+	const char *dots = strstr(item, "..");
+	g_autofree char *a_text = g_strndup(item, dots - item);
+	guint64 a, b;
+
+	if (!range_end(a_text, &a) || !range_end(dots + 2, &b))
+		return bad_vary(error, spec, "item %u, '%s', is not a range A..B of "
+				"integers (e.g. 1..100)", n, item);
+	if (b < a)
+		return bad_vary(error, spec, "item %u, '%s': the range ends before it "
+				"starts (A..B needs A <= B)", n, item);
+	if (b - a >= IRQSTORM_MATRIX_MAX_RANGE)
+		return bad_vary(error, spec, "item %u, '%s': %" G_GUINT64_FORMAT
+				" values, more than the %u a range may have (one cell "
+				"each): split the sweep into several matrices", n, item,
+				b - a == G_MAXUINT64 ? b - a : b - a + 1,
+				IRQSTORM_MATRIX_MAX_RANGE);
+	for (guint64 v = a;; v++) {
+		g_ptr_array_add(values, g_strdup_printf("%" G_GUINT64_FORMAT, v));
+		if (v == b)
+			return TRUE;
+	}
+}
+
+/* The comma-separated list, its ranges expanded: a GStrv, or NULL. */
+static char **expand_values(const char *spec, const char *list, GError **error)
+{
+	g_auto(GStrv) items = g_strsplit(list, ",", -1);
+	g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; items[i]; i++) {
+		if (!*items[i]) {
+			bad_vary(error, spec, "empty value (item %u of the list)", i + 1);
+			return NULL;
+		}
+		if (!strstr(items[i], ".."))
+			g_ptr_array_add(values, g_strdup(items[i]));
+		else if (!expand_range(spec, items[i], i + 1, values, error))
+			return NULL;
+	}
+	g_ptr_array_add(values, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&values), FALSE);
+}
+
 /* One --vary; NULL with an error when it is malformed. */
 static IrqstormVary *parse_one(const char *spec, GError **error)
 {
@@ -71,12 +124,10 @@ static IrqstormVary *parse_one(const char *spec, GError **error)
 		bad_vary(error, spec, "empty list of values");
 		return NULL;
 	}
-	values = g_strsplit(eq + 1, ",", -1);
+	values = expand_values(spec, eq + 1, error);
+	if (!values)
+		return NULL;
 	for (guint i = 0; values[i]; i++) {
-		if (!*values[i]) {
-			bad_vary(error, spec, "empty value (item %u of the list)", i + 1);
-			return NULL;
-		}
 		for (guint j = 0; j < i; j++) {
 			if (!strcmp(values[i], values[j])) {
 				bad_vary(error, spec, "value '%s' is listed twice", values[i]);

@@ -20,6 +20,8 @@ static const char matrix_description[] =
 	"rate=1000,threading=hardirq (the group is dropped when the key alone\n"
 	"is unambiguous; characters outside [A-Za-z0-9._+=-] become '_'). Each\n"
 	"cell's own output is in its matrix-run.log. Values cannot contain ','.\n"
+	"An item A..B is every integer from A to B (at most 10000 of them):\n"
+	"--vary machine.seed=1..100 is a seed sweep of 100 cells.\n"
 	"Every cell's scenario is checked before the first one runs.\n"
 	"\n"
 	"Resumable: a cell whose directory already holds a complete run\n"

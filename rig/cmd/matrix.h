@@ -41,12 +41,19 @@ typedef struct {
 
 void irqstorm_cell_free(IrqstormCell *c);
 
+/* The most values one range A..B of a --vary may give. */
+#define IRQSTORM_MATRIX_MAX_RANGE	10000u
+
 /*
- * Parse the --vary options into a GPtrArray of IrqstormVary. Errors
- * (G_OPTION_ERROR_BAD_VALUE) for: no '=', a key that is not GROUP.KEY, an
- * empty list, an empty value, a value twice in one list, a key in two
- * --vary. A vary's name is its KEY without the GROUP when no other vary
- * has the same KEY, else GROUP.KEY.
+ * Parse the --vary options into a GPtrArray of IrqstormVary. An item of a
+ * list that contains ".." is a range A..B of decimal integers, inclusive,
+ * expanded in order (machine.seed=1..100, channel0.rate=1000,5..7 gives
+ * 1000,5,6,7). Errors (G_OPTION_ERROR_BAD_VALUE) for: no '=', a key that
+ * is not GROUP.KEY, an empty list, an empty value, a range whose ends are
+ * not integers, which ends before it starts (B < A), or which has more
+ * than IRQSTORM_MATRIX_MAX_RANGE values, a value twice in one list (also
+ * through a range), a key in two --vary. A vary's name is its KEY without
+ * the GROUP when no other vary has the same KEY, else GROUP.KEY.
  */
 GPtrArray *irqstorm_matrix_parse_vary(const char *const *specs, GError **error);
 

@@ -75,6 +75,56 @@ static void test_parse_errors(void)
 	}
 }
 
+/* A..B expands to every integer from A to B, in order, among other items. */
+static void test_parse_ranges(void)
+{
+	const char *const specs[] = { "machine.seed=1..100", "channel0.seed=7,2..4,0..0", NULL };
+	g_autoptr(GPtrArray) v = parse(specs);
+	const IrqstormVary *a = v->pdata[0], *b = v->pdata[1];
+	const char *const b_values[] = { "7", "2", "3", "4", "0", NULL };
+
+	g_assert_cmpuint(g_strv_length(a->values), ==, 100);
+	for (guint i = 0; i < 100; i++) {
+		g_autofree char *want = g_strdup_printf("%u", i + 1);
+
+		g_assert_cmpstr(a->values[i], ==, want);
+	}
+	g_assert_true(g_strv_equal((const char *const *)b->values, b_values));
+	g_assert_cmpstr(a->name, ==, "machine.seed");
+}
+
+static void test_parse_range_errors(void)
+{
+	static const struct {
+		const char *spec;
+		const char *message;
+	} cases[] = {
+		{ "machine.seed=5..1", "item 1, '5..1': the range ends before it starts" },
+		{ "machine.seed=1..x", "item 1, '1..x', is not a range A..B of integers" },
+		{ "machine.seed=1.5..3", "is not a range A..B of integers" },
+		{ "machine.seed=-1..3", "is not a range A..B of integers" },
+		{ "machine.seed=..3", "is not a range A..B of integers" },
+		{ "machine.seed=1..", "is not a range A..B of integers" },
+		{ "machine.seed=1.. 3", "is not a range A..B of integers" },
+		{ "machine.seed=1..2..3", "is not a range A..B of integers" },
+		{ "machine.seed=0,1..10001", "item 2, '1..10001': 10001 values, more than "
+		  "the 10000 a range may have" },
+		{ "machine.seed=0..18446744073709551615", "18446744073709551615 values" },
+		{ "machine.seed=1..3,2", "value '2' is listed twice" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *const specs[] = { cases[i].spec, NULL };
+		g_autoptr(GError) err = NULL;
+		g_autoptr(GPtrArray) v = irqstorm_matrix_parse_vary(specs, &err);
+
+		g_assert_null(v);
+		g_assert_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+		if (!strstr(err->message, cases[i].message))
+			g_error("case %zu: '%s' lacks '%s'", i, err->message, cases[i].message);
+	}
+}
+
 /* The group is kept only where the key alone is ambiguous. */
 static void test_names(void)
 {
@@ -833,6 +883,8 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/matrix/parse", test_parse);
 	g_test_add_func("/matrix/parse/errors", test_parse_errors);
+	g_test_add_func("/matrix/parse/ranges", test_parse_ranges);
+	g_test_add_func("/matrix/parse/range-errors", test_parse_range_errors);
 	g_test_add_func("/matrix/names", test_names);
 	g_test_add_func("/matrix/cells", test_cells);
 	g_test_add_func("/matrix/cells/safe", test_cells_safe);
