@@ -24,9 +24,9 @@ static const char merge_description[] =
 	"checks that they are shards of one matrix: the same scenario text\n"
 	"(SHA-256), --set, --vary, run options after '--', build identity\n"
 	"(qemu-identity and kernel-FLAVOUR-identity, as each shard found them)\n"
-	"and N; that no shard is given twice; and that together they ran every\n"
-	"cell (a shard interrupted, or not given, leaves cells missing, which\n"
-	"are named). Then it writes OUT as irqstorm matrix without --shard\n"
+	"and N; that no shard is given twice or was interrupted; and that\n"
+	"together they ran every cell (the missing ones are named, with their\n"
+	"shard). Then it writes OUT as irqstorm matrix without --shard\n"
 	"would have: every cell's directory (hard-linked, or copied across file\n"
 	"systems), OUT/matrix.json, the table on stdout, and for a seed sweep\n"
 	"OUT/merged/, the cells' histograms added up (irqstorm matrix --help).\n"
@@ -38,7 +38,7 @@ static const char merge_description[] =
 	"\n"
 	"Examples:\n"
 	"  irqstorm merge results/seeds results/seeds-1 results/seeds-2 results/seeds-3\n"
-	"  irqstorm merge results/rates shard-*/rates    # docs/scaling.md\n";
+	"  irqstorm merge results/rates node1/rates node2/rates   # any order\n";
 
 /* One DIR: its matrix.json. */
 typedef struct {
