@@ -6,11 +6,23 @@
 # docs/results.md from docs/results.md.in with the measured tables.
 #
 #   scripts/reproduce.sh [--docs DIR] [--irqstorm BIN] [OUTDIR]
+#   scripts/reproduce.sh --shard I/N [--irqstorm BIN] [OUTDIR]
+#   scripts/reproduce.sh --merge DIR [--merge DIR]... [--docs DIR] [--irqstorm BIN] [OUTDIR]
 #
 #   OUTDIR          the runs (default: results/reproduce)
 #   --docs DIR      write results.md and figures/ under DIR, not docs/
 #                   (the e2e-results test compares that with docs/)
 #   --irqstorm BIN  use this irqstorm binary and skip the build
+#   --shard I/N     run shard I of N of every case's matrix (`irqstorm
+#                   matrix --shard`) into OUTDIR, and stop: a shard has a
+#                   part of the cells, and the tables need all of them
+#   --merge DIR     instead of running the cases, put the shards' OUTDIRs
+#                   together (`irqstorm merge`) into OUTDIR, then draw the
+#                   figures and write results.md as a full run does
+#
+# On N machines: `reproduce.sh --shard I/N shard-I` on machine I, then on
+# one machine `reproduce.sh --merge shard-1 ... --merge shard-N`
+# (docs/scaling.md).
 #
 # Each cell ends in an outcome or a tool failure (`irqstorm matrix --help`,
 # docs/analysis.md). Outcomes are table entries: passed, a threshold (exit
@@ -22,18 +34,23 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { die "usage: reproduce.sh [--docs DIR] [--irqstorm BIN] [OUTDIR]"; }
+usage() { die "usage: reproduce.sh [--docs DIR] [--irqstorm BIN] [--shard I/N | --merge DIR...] [OUTDIR]"; }
 DOCS=docs
 IRQSTORM=
+SHARD=
+MERGE=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--docs) [ $# -ge 2 ] || usage; DOCS=$(realpath -m "$2"); shift 2 ;;
 	--irqstorm) [ $# -ge 2 ] || usage; IRQSTORM=$(realpath "$2"); shift 2 ;;
+	--shard) [ $# -ge 2 ] || usage; SHARD=$2; shift 2 ;;
+	--merge) [ $# -ge 2 ] || usage; MERGE+=("$(realpath "$2")"); shift 2 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
 [ $# -le 1 ] || usage
+[ -z "$SHARD" ] || [ ${#MERGE[@]} -eq 0 ] || die "--shard runs a shard, --merge puts shards together: not both"
 OUT=$(realpath -m "${1:-$IRQSTORM_TOP/results/reproduce}")
 
 cd "$IRQSTORM_TOP"
@@ -53,19 +70,26 @@ profiles() {	# the profiles of a scenario file, comma-separated, in file order
 	sed -n 's/^\[profile\.\(.*\)\]$/\1/p' "scenarios/$1.ini" | paste -sd, -
 }
 
-cells() {	# CASE JQ-FILTER: "  cell: ended: reason" of the cells it selects
-	jq -r ".cells[] | select($2) | \"  \\(.dir): \\(.ended): \\(.reason // .status)\"" \
-		"$OUT/$1/matrix.json"
+cells() {	# CASE JQ-FILTER: "  cell: ended: reason" of this run's cells it selects
+	jq -r ".cells[] | select(.status != \"other shard\") | select($2) |
+		\"  \\(.dir): \\(.ended): \\(.reason // .status)\"" "$OUT/$1/matrix.json"
 }
 
-# run_case CASE: every profile of it, each cell an outcome its table shows.
+# run_case CASE: every profile of it (or this shard's, or the shards
+# merged), each cell an outcome its table shows.
 run_case() {
-	local c=$1 rc=0 bad
+	local c=$1 rc=0 bad d shards=()
 	# From nothing: a matrix resumes finished cells, which may come from
 	# another build; every number here must come from this one.
 	rm -rf "${OUT:?}/$c"
-	"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
-		--out "$OUT/$c" --jobs "$(nproc)" >"$OUT/$c.log" 2>&1 || rc=$?
+	if [ ${#MERGE[@]} -gt 0 ]; then
+		for d in "${MERGE[@]}"; do shards+=("$d/$c"); done
+		"$IRQSTORM" merge "$OUT/$c" "${shards[@]}" >"$OUT/$c.log" 2>&1 || rc=$?
+	else
+		"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(profiles "$c")" \
+			${SHARD:+--shard "$SHARD"} --out "$OUT/$c" --jobs "$(nproc)" \
+			>"$OUT/$c.log" 2>&1 || rc=$?
+	fi
 	[ -f "$OUT/$c/matrix.json" ] ||
 		die "matrix of $c wrote nothing (exit status $rc); see $OUT/$c.log"
 	case $rc in
@@ -79,9 +103,14 @@ run_case() {
 }
 
 for c in "${CASES[@]}"; do
-	log "case $c: $(profiles "$c")"
+	log "case $c: $(profiles "$c")${SHARD:+, shard $SHARD}"
 	run_case "$c"
 done
+if [ -n "$SHARD" ]; then
+	log "shard $SHARD of every case is in $OUT; results.md needs every shard:" \
+		"reproduce.sh --merge SHARD-OUTDIR (once per shard) [OUTDIR]"
+	exit 0
+fi
 
 # ---- figures ---------------------------------------------------------------
 # Each figure FIG/NAME.png has beside it FIG/NAME.dat, the data it is drawn

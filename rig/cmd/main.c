@@ -27,6 +27,8 @@ static const Command commands[] = {
 	  irqstorm_cmd_run },
 	{ "matrix", "SCENARIO --vary K=V1,V2", "run every combination of scenario values",
 	  irqstorm_cmd_matrix },
+	{ "merge", "OUT DIR...", "put the shards of a matrix (--shard I/N) together",
+	  irqstorm_cmd_merge },
 	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
 	  irqstorm_cmd_plot },

@@ -48,6 +48,66 @@ static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
 	return FALSE;
 }
 
+/* A decimal integer without sign or blanks, into *v. */
+static gboolean range_end(const char *s, guint64 *v)
+{
+	return *s && g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, v, NULL);
+}
+
+/* The item A..B as the values A, A+1, ..., B, appended to values. */
+static gboolean expand_range(const char *spec, const char *item, guint n,
+			     GPtrArray *values, GError **error)
+{
+	const char *dots = strstr(item, "..");
+	g_autofree char *a_text = g_strndup(item, dots - item);
+	guint64 a, b;
+
+	if (!range_end(a_text, &a) || !range_end(dots + 2, &b))
+		return bad_vary(error, spec, "item %u, '%s', is not a range A..B of "
+				"integers (e.g. 1..100)", n, item);
+	if (b < a)
+		return bad_vary(error, spec, "item %u, '%s': the range ends before it "
+				"starts (A..B needs A <= B)", n, item);
+	if (b - a >= IRQSTORM_MATRIX_MAX_RANGE)
+		return bad_vary(error, spec, "item %u, '%s': %" G_GUINT64_FORMAT
+				" values, more than the %u a range may have (one cell "
+				"each): split the sweep into several matrices", n, item,
+				b - a == G_MAXUINT64 ? b - a : b - a + 1,
+				IRQSTORM_MATRIX_MAX_RANGE);
+	for (guint64 v = a;; v++) {
+		g_ptr_array_add(values, g_strdup_printf("%" G_GUINT64_FORMAT, v));
+		if (v == b)
+			return TRUE;
+	}
+}
+
+/* An item meant as a range A..B: it has "..", and begins as a number
+ * does (so that a path such as a/../b is a value). */
+static gboolean is_range(const char *item)
+{
+	return strstr(item, "..") && (g_ascii_isdigit(item[0]) || strchr("+-.", item[0]));
+}
+
+/* The comma-separated list, its ranges expanded: a GStrv, or NULL. */
+static char **expand_values(const char *spec, const char *list, GError **error)
+{
+	g_auto(GStrv) items = g_strsplit(list, ",", -1);
+	g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; items[i]; i++) {
+		if (!*items[i]) {
+			bad_vary(error, spec, "empty value (item %u of the list)", i + 1);
+			return NULL;
+		}
+		if (!is_range(items[i]))
+			g_ptr_array_add(values, g_strdup(items[i]));
+		else if (!expand_range(spec, items[i], i + 1, values, error))
+			return NULL;
+	}
+	g_ptr_array_add(values, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&values), FALSE);
+}
+
 /* One --vary; NULL with an error when it is malformed. */
 static IrqstormVary *parse_one(const char *spec, GError **error)
 {
@@ -71,12 +131,10 @@ static IrqstormVary *parse_one(const char *spec, GError **error)
 		bad_vary(error, spec, "empty list of values");
 		return NULL;
 	}
-	values = g_strsplit(eq + 1, ",", -1);
+	values = expand_values(spec, eq + 1, error);
+	if (!values)
+		return NULL;
 	for (guint i = 0; values[i]; i++) {
-		if (!*values[i]) {
-			bad_vary(error, spec, "empty value (item %u of the list)", i + 1);
-			return NULL;
-		}
 		for (guint j = 0; j < i; j++) {
 			if (!strcmp(values[i], values[j])) {
 				bad_vary(error, spec, "value '%s' is listed twice", values[i]);
@@ -224,7 +282,7 @@ static void note_missing(GPtrArray *build, const IrqstormScenario *sc)
  * hours of the cells before it. Its --set and --vary values are applied as
  * `irqstorm run` applies them, and then checked together. */
 static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cells,
-			       GPtrArray *build, GError **error)
+			       GPtrArray *build, GPtrArray *flavours, GError **error)
 {
 	for (guint c = 0; c < cells->len; c++) {
 		const IrqstormCell *cell = cells->pdata[c];
@@ -243,6 +301,8 @@ static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cel
 			return FALSE;
 		if (build)
 			note_missing(build, sc);
+		if (!g_ptr_array_find_with_equal_func(flavours, sc->flavour, g_str_equal, NULL))
+			g_ptr_array_add(flavours, g_strdup(sc->flavour));
 	}
 	return TRUE;
 }
@@ -262,6 +322,11 @@ void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan)
 	g_free(plan->binary);
 	if (plan->build)
 		g_ptr_array_unref(plan->build);
+	g_free(plan->scenario_sha256);
+	if (plan->flavours)
+		g_ptr_array_unref(plan->flavours);
+	if (plan->identity)
+		json_node_unref(plan->identity);
 	g_free(plan);
 }
 
@@ -281,15 +346,31 @@ static char *find_binary(GError **error)
 	return self;
 }
 
+/* The SHA-256 of the scenario file's text: what shards must agree on. */
+static char *scenario_sha256(const char *path, GError **error)
+{
+	g_autofree char *text = NULL;
+	gsize len;
+
+	if (!g_file_get_contents(path, &text, &len, error))
+		return NULL;
+	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+}
+
 gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error)
 {
 	if (own_parts(plan->passthrough)) {
 		plan->build = g_ptr_array_new_with_free_func(g_free);
 		g_ptr_array_add(plan->build, NULL);
 	}
+	plan->flavours = g_ptr_array_new_with_free_func(g_free);
 	plan->cells = irqstorm_matrix_cells(plan->varies, error);
 	if (!plan->cells ||
-	    !validate_cells(plan->scenario, plan->sets, plan->cells, plan->build, error))
+	    !validate_cells(plan->scenario, plan->sets, plan->cells, plan->build,
+			    plan->flavours, error))
+		return FALSE;
+	plan->scenario_sha256 = scenario_sha256(plan->scenario, error);
+	if (!plan->scenario_sha256)
 		return FALSE;
 	plan->binary = find_binary(error);
 	if (!plan->binary)
@@ -300,4 +381,95 @@ gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error)
 		return FALSE;
 	}
 	return irqstorm_matrix_check_same(plan, error);
+}
+
+/* The value of option name (--name X or --name=X) among opts, or dflt. */
+static const char *option_value(char **opts, const char *name, const char *dflt)
+{
+	gsize len = strlen(name);
+	const char *v = dflt;
+
+	for (gsize i = 0; opts && opts[i]; i++) {
+		if (!strcmp(opts[i], name) && opts[i + 1])
+			v = opts[i + 1];
+		else if (!strncmp(opts[i], name, len) && opts[i][len] == '=')
+			v = opts[i] + len + 1;
+	}
+	return v;
+}
+
+/* Member file of identity: the text of dir/file, or null. */
+static void add_identity_file(JsonObject *identity, const char *dir, const char *file)
+{
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	g_autofree char *text = NULL;
+
+	if (g_file_get_contents(path, &text, NULL, NULL))
+		json_object_set_string_member(identity, file, text);
+	else
+		json_object_set_null_member(identity, file);
+}
+
+void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan)
+{
+	const char *qemu = option_value(plan->passthrough, "--qemu-dir", IRQSTORM_QEMU_DIR);
+	const char *kernel = option_value(plan->passthrough, "--kernel-dir",
+					  IRQSTORM_KERNEL_DIR);
+	JsonObject *identity = json_object_new();
+
+	add_identity_file(identity, qemu, "qemu-identity");
+	for (guint i = 0; i < plan->flavours->len; i++) {
+		g_autofree char *file = g_strdup_printf("kernel-%s-identity",
+							(char *)plan->flavours->pdata[i]);
+
+		add_identity_file(identity, kernel, file);
+	}
+	if (plan->identity)
+		json_node_unref(plan->identity);
+	plan->identity = json_node_init_object(json_node_alloc(), identity);
+	json_object_unref(identity);
+}
+
+gboolean irqstorm_matrix_is_seed_sweep(GPtrArray *varies)
+{
+	for (guint i = 0; i < varies->len; i++) {
+		const IrqstormVary *v = varies->pdata[i];
+
+		if (strcmp(strchr(v->key, '.') + 1, "seed"))
+			return FALSE;
+	}
+	return varies->len > 0;
+}
+
+guint irqstorm_matrix_shard_of(guint c, guint n)
+{
+	return c % n + 1;
+}
+
+gboolean irqstorm_matrix_parse_shard(const char *s, guint *index, guint *count,
+				     GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(s, "/", -1);
+	guint64 i, n;
+
+	if (g_strv_length(parts) != 2 ||
+	    !g_ascii_string_to_unsigned(parts[0], 10, 0, G_MAXUINT, &i, NULL) ||
+	    !g_ascii_string_to_unsigned(parts[1], 10, 1, IRQSTORM_MATRIX_MAX_SHARDS, &n,
+					NULL)) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--shard '%s': expected I/N, this shard's number I of N shards, "
+			    "1 <= I <= N <= %u (e.g. --shard 1/4)", s,
+			    IRQSTORM_MATRIX_MAX_SHARDS);
+		return FALSE;
+	}
+	if (i < 1 || i > n) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--shard '%s': shard %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+			    " does not exist: shards are numbered from 1 to N (a 0-based "
+			    "index such as $SLURM_ARRAY_TASK_ID needs +1)", s, i, n);
+		return FALSE;
+	}
+	*index = (guint)i;
+	*count = (guint)n;
+	return TRUE;
 }

@@ -14,7 +14,7 @@
 #include "core/json-build.h"
 #include "core/output.h"
 
-#define MATRIX_FILE "matrix.json"
+#define MATRIX_FILE IRQSTORM_MATRIX_FILE
 
 /* The statistics matrix.json keeps of every stage, and the table shows. */
 static const IrqstormStat json_stats[] = {
@@ -33,10 +33,21 @@ static const char *state_name(const IrqstormCellRun *r)
 		return "running";
 	case IRQSTORM_CELL_FINISHED:
 		return r->code < 0 && !r->child.pid ? "not started" : "ran";
+	case IRQSTORM_CELL_OTHER_SHARD:
+		return "other shard";
 	case IRQSTORM_CELL_PENDING:
 	default:
 		return "not run";
 	}
+}
+
+/* The signal that killed a cell that ran, or 0. */
+static int cell_signal(const IrqstormCellRun *r)
+{
+	if (r->state != IRQSTORM_CELL_FINISHED || r->code >= 0 || !r->child.pid ||
+	    !WIFSIGNALED(r->child.wait_status))
+		return 0;
+	return WTERMSIG(r->child.wait_status);
 }
 
 /* Per stage of the cell's summary, the json_stats in ns (null: none). */
@@ -72,6 +83,7 @@ static void add_cell(JsonBuilder *b, const IrqstormCellRun *r, GPtrArray *varies
 	json_builder_end_object(b);
 	irqstorm_json_add_string(b, "status", state_name(r));
 	irqstorm_json_add_rounded(b, "exit_status", exited ? r->code : NAN);
+	irqstorm_json_add_rounded(b, "signal", cell_signal(r) ? cell_signal(r) : NAN);
 	irqstorm_json_add_bool(b, "complete", r->summary && r->summary->complete);
 	irqstorm_json_add_string(b, "ended", irqstorm_cell_end_name(r->end));
 	irqstorm_json_add_bool(b, "outcome", irqstorm_cell_end_is_outcome(r->end));
@@ -86,7 +98,23 @@ static JsonNode *matrix_json(const IrqstormMatrixRun *m)
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "format", IRQSTORM_MATRIX_FORMAT);
 	irqstorm_json_add_string(b, "scenario", plan->scenario);
+	irqstorm_json_add_string(b, "scenario_sha256", plan->scenario_sha256);
+	json_builder_set_member_name(b, "build");
+	if (plan->identity)
+		json_builder_add_value(b, json_node_copy(plan->identity));
+	else
+		json_builder_add_null_value(b);
+	json_builder_set_member_name(b, "shard");
+	if (plan->shards) {
+		json_builder_begin_object(b);
+		irqstorm_json_add_int(b, "index", plan->shard);
+		irqstorm_json_add_int(b, "count", plan->shards);
+		json_builder_end_object(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
 	irqstorm_json_add_strv(b, "set", (const char *const *)plan->sets);
 	irqstorm_json_add_strv(b, "run_options", (const char *const *)plan->passthrough);
 	json_builder_set_member_name(b, "vary");
@@ -118,8 +146,7 @@ gboolean irqstorm_matrix_write_json(const IrqstormMatrixRun *m, GError **error)
 	return irqstorm_write_json_file(path, root, error);
 }
 
-/* The strings of a JSON array member, or NULL when it is not one. */
-static char **json_strv(JsonObject *o, const char *name)
+char **irqstorm_matrix_json_strv(JsonObject *o, const char *name)
 {
 	JsonNode *n = json_object_get_member(o, name);
 	GPtrArray *a;
@@ -146,6 +173,19 @@ static gboolean strv_same(char **a, char **b)
 			    (const char *const *)(b ? b : empty));
 }
 
+/* Is the matrix of o (a matrix.json) the same shard as plan's? A file
+ * written before shards existed has no "shard": the whole matrix. */
+static gboolean shard_same(JsonObject *o, const IrqstormMatrixPlan *plan)
+{
+	JsonNode *n = json_object_get_member(o, "shard");
+	JsonObject *shard = n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+
+	if (!shard)
+		return !plan->shards;
+	return json_object_get_int_member_with_default(shard, "index", 0) == plan->shard &&
+	       json_object_get_int_member_with_default(shard, "count", 0) == plan->shards;
+}
+
 gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan, GError **error)
 {
 	g_autofree char *path = g_build_filename(plan->out, MATRIX_FILE, NULL);
@@ -166,11 +206,17 @@ gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan, GError **err
 	root = json_parser_get_root(parser);
 	o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
 	scenario = o ? json_object_get_string_member_with_default(o, "scenario", NULL) : NULL;
-	sets = o ? json_strv(o, "set") : NULL;
-	opts = o ? json_strv(o, "run_options") : NULL;
+	sets = o ? irqstorm_matrix_json_strv(o, "set") : NULL;
+	opts = o ? irqstorm_matrix_json_strv(o, "run_options") : NULL;
 	if (!scenario || !sets || !opts) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 			    "%s: not a matrix file (remove it, or choose another --out)", path);
+		return FALSE;
+	}
+	if (!shard_same(o, plan)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+			    "%s holds another shard of this matrix (or the whole of it): "
+			    "give each shard its own --out", plan->out);
 		return FALSE;
 	}
 	if (strcmp(scenario, plan->scenario) || !strv_same(sets, plan->sets) ||
@@ -185,6 +231,60 @@ gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan, GError **err
 			    "it to start over", plan->out, scenario, was_sets, was_opts);
 		return FALSE;
 	}
+	return TRUE;
+}
+
+/* The state a matrix.json "status" names (not "other shard", not "not run"). */
+static gboolean parse_state(const char *status, IrqstormCellState *state)
+{
+	if (!g_strcmp0(status, "skipped"))
+		*state = IRQSTORM_CELL_SKIPPED;
+	else if (!g_strcmp0(status, "ran") || !g_strcmp0(status, "not started"))
+		*state = IRQSTORM_CELL_FINISHED;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+/* The IrqstormCellEnd that irqstorm_cell_end_name() calls name. */
+static gboolean parse_end(const char *name, IrqstormCellEnd *end)
+{
+	for (int e = IRQSTORM_CELL_NOT_RUN; e <= IRQSTORM_CELL_TOOL_FAILURE; e++) {
+		if (!g_strcmp0(name, irqstorm_cell_end_name(e))) {
+			*end = e;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+gboolean irqstorm_matrix_cell_restore(IrqstormCellRun *r, JsonObject *cell,
+				      GError **error)
+{
+	const char *status = json_object_get_string_member_with_default(cell, "status", NULL);
+	const char *ended = json_object_get_string_member_with_default(cell, "ended", NULL);
+	const char *reason = json_object_get_string_member_with_default(cell, "reason", NULL);
+	JsonNode *code = json_object_get_member(cell, "exit_status");
+
+	if (!parse_state(status, &r->state) || !parse_end(ended, &r->end)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "cell %s: status '%s', ended '%s': not a cell that ran",
+			    r->cell->name, status, ended);
+		return FALSE;
+	}
+	r->code = code && JSON_NODE_HOLDS_VALUE(code) ? json_node_get_int(code) : -1;
+	/* A cell that ran has had a child; one killed, the signal as its
+	 * wait status. Nothing is ever sent to this pid: it is not running. */
+	if (!strcmp(status, "ran")) {
+		r->child.pid = 1;
+		r->child.exited = TRUE;
+		r->child.wait_status = (int)json_object_get_int_member_with_default(cell,
+										      "signal", 0);
+	}
+	g_free(r->why);
+	r->why = g_strdup(reason);
+	irqstorm_summary_free(r->summary);
+	r->summary = irqstorm_summary_load(r->dir, NULL);
 	return TRUE;
 }
 
@@ -289,7 +389,8 @@ static GString *matrix_table(const IrqstormMatrixRun *m)
 	}
 	irqstorm_table_add_row(t, header_row(m, stages->len));
 	for (guint c = 0; c < m->n; c++)
-		irqstorm_table_add_row(t, cell_row(&m->runs[c], stages));
+		if (m->runs[c].state != IRQSTORM_CELL_OTHER_SHARD)
+			irqstorm_table_add_row(t, cell_row(&m->runs[c], stages));
 	/* Without stages (no cell has a summary) there is no stage header. */
 	if (stages->len)
 		g_string_append(out, "p99 and max in us of virtual time from the raise\n");

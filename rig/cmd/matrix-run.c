@@ -314,6 +314,10 @@ IrqstormMatrixRun *irqstorm_matrix_run_new(const IrqstormMatrixPlan *plan)
 		r->cell = plan->cells->pdata[c];
 		r->dir = g_build_filename(plan->out, r->cell->name, NULL);
 		r->code = -1;
+		if (plan->shards && irqstorm_matrix_shard_of(c, plan->shards) != plan->shard) {
+			r->state = IRQSTORM_CELL_OTHER_SHARD;
+			continue;
+		}
 		r->summary = complete_summary(r->dir);
 		if (r->summary) {
 			r->state = IRQSTORM_CELL_SKIPPED;
@@ -336,10 +340,15 @@ void irqstorm_matrix_run_free(IrqstormMatrixRun *m)
 
 void irqstorm_matrix_announce(const IrqstormMatrixRun *m)
 {
-	guint skipped = 0;
+	guint skipped = 0, other = 0;
 
-	for (guint c = 0; c < m->n; c++)
+	for (guint c = 0; c < m->n; c++) {
 		skipped += m->runs[c].state == IRQSTORM_CELL_SKIPPED;
+		other += m->runs[c].state == IRQSTORM_CELL_OTHER_SHARD;
+	}
+	if (m->plan->shards)
+		printf("irqstorm: shard %u of %u: %u of the matrix's %u cells\n",
+		       m->plan->shard, m->plan->shards, m->n - other, m->n);
 	printf("irqstorm: matrix of %u cell%s in %s, %u at a time%s\n", m->n,
 	       m->n == 1 ? "" : "s", m->plan->out, m->plan->jobs,
 	       skipped ? "; finished cells are skipped" : "");
@@ -352,10 +361,12 @@ void irqstorm_matrix_announce(const IrqstormMatrixRun *m)
 int irqstorm_matrix_run_exit_code(const IrqstormMatrixRun *m)
 {
 	g_autofree IrqstormCellEnd *ends = g_new0(IrqstormCellEnd, m->n);
+	guint n = 0;
 
 	if (m->interrupted)
 		return IRQSTORM_EXIT_ERROR;
 	for (guint c = 0; c < m->n; c++)
-		ends[c] = m->runs[c].end;
-	return irqstorm_matrix_exit_code(ends, m->n);
+		if (m->runs[c].state != IRQSTORM_CELL_OTHER_SHARD)
+			ends[n++] = m->runs[c].end;
+	return irqstorm_matrix_exit_code(ends, n);
 }

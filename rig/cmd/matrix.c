@@ -20,6 +20,8 @@ static const char matrix_description[] =
 	"rate=1000,threading=hardirq (the group is dropped when the key alone\n"
 	"is unambiguous; characters outside [A-Za-z0-9._+=-] become '_'). Each\n"
 	"cell's own output is in its matrix-run.log. Values cannot contain ','.\n"
+	"An item A..B is every integer from A to B (at most 10000 of them):\n"
+	"--vary machine.seed=1..100 is a seed sweep of 100 cells.\n"
 	"Every cell's scenario is checked before the first one runs.\n"
 	"\n"
 	"Resumable: a cell whose directory already holds a complete run\n"
@@ -40,6 +42,20 @@ static const char matrix_description[] =
 	"and a table shows p99 and max of every stage per cell. For more, use\n"
 	"irqstorm compare OUT/*/ or irqstorm plot OUT/*/ --out OUT.\n"
 	"\n"
+	"Seed sweeps: when every varied key is a seed (machine.seed,\n"
+	"channelN.seed), the cells are samples of one distribution, and\n"
+	"OUT/merged/ gets it: each histogram file of the cells summed bin by bin\n"
+	"(histogram.txt, same layout), and merged.json with every stage's count,\n"
+	"min, max, avg and percentiles from the summed histogram.\n"
+	"\n"
+	"Shards: --shard I/N runs the cells whose index (from 0, in the order\n"
+	"above: the first --vary slowest) is I-1 modulo N, so that N machines\n"
+	"share a matrix, each with the same command and its own OUT. Each\n"
+	"OUT/matrix.json then says which shard it is, of what (the scenario's\n"
+	"SHA-256, --set, --vary, run options, the build's identity files) and\n"
+	"lists every cell; irqstorm merge OUT DIR... puts the shards together\n"
+	"into what one machine would have written (docs/scaling.md).\n"
+	"\n"
 	"Each cell ends in an outcome of the scenario, which is a result, or in\n"
 	"a tool failure, which is not. Outcomes: passed (exit 0), threshold\n"
 	"(exit 2), stall (exit 3), and refused: the guest itself reported an\n"
@@ -59,7 +75,9 @@ static const char matrix_description[] =
 	"  irqstorm matrix scenarios/default.ini --vary channel0.rate=1000,5000,20000 \\\n"
 	"      --vary channel0.threading=hardirq,threaded --jobs 2 --out results/rates\n"
 	"  irqstorm matrix scenarios/default.ini --vary kernel.flavour=rt,dyn \\\n"
-	"      --set kernel.cmdline=threadirqs -- --duration 5\n";
+	"      --set kernel.cmdline=threadirqs -- --duration 5\n"
+	"  irqstorm matrix scenarios/default.ini --vary machine.seed=1..100 \\\n"
+	"      --shard 3/10 --out results/seeds-3\n";
 
 /* Options for every run that matrix itself sets (or must check). */
 static const char *passthrough_conflict(char **opts)
@@ -107,7 +125,8 @@ static char **split_passthrough(int *argc, char **argv)
 }
 
 /* What is wrong with the options, checked against each other, or NULL. */
-static char *bad_options(IrqstormMatrixPlan *plan, int argc, int jobs, char **vary)
+static char *bad_options(IrqstormMatrixPlan *plan, int argc, int jobs, char **vary,
+			 const char *shard)
 {
 	g_autoptr(GError) err = NULL;
 	const char *clash;
@@ -117,6 +136,8 @@ static char *bad_options(IrqstormMatrixPlan *plan, int argc, int jobs, char **va
 	if (jobs < 1)
 		return g_strdup("--jobs must be at least 1");
 	plan->jobs = (guint)jobs;
+	if (shard && !irqstorm_matrix_parse_shard(shard, &plan->shard, &plan->shards, &err))
+		return g_strdup(err->message);
 	if ((clash = passthrough_conflict(plan->passthrough)))
 		return g_strdup_printf("%s after '--': matrix sets --out per cell, and "
 				       "--set goes before '--' (so that it is checked "
@@ -134,6 +155,7 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
 {
 	g_autoptr(IrqstormMatrixPlan) plan = g_new0(IrqstormMatrixPlan, 1);
 	g_auto(GStrv) vary = NULL;
+	g_autofree char *shard = NULL;
 	int jobs = 1;
 	const GOptionEntry entries[] = {
 		{ "vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &vary,
@@ -145,6 +167,9 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
 		  "Cells run at once (default 1)", "N" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &plan->sets,
 		  "Override a scenario key in every cell (repeatable)", "GROUP.KEY=VALUE" },
+		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard,
+		  "Run shard I of N only (1 <= I <= N): the cells whose index, from 0, "
+		  "is I-1 modulo N; put the shards together with irqstorm merge", "I/N" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
@@ -155,7 +180,7 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
 	plan->passthrough = split_passthrough(&argc, argv);
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return NULL;
-	why = bad_options(plan, argc, jobs, vary);
+	why = bad_options(plan, argc, jobs, vary, shard);
 	if (why) {
 		irqstorm_usage_error(ctx, "%s", why);
 		return NULL;
@@ -196,6 +221,7 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 		return IRQSTORM_EXIT_ERROR;
 	if (!irqstorm_matrix_plan(plan, &err) || !build_parts(plan, &err))
 		return irqstorm_cmd_fail("%s", err->message);
+	irqstorm_matrix_read_identity(plan);
 	m = irqstorm_matrix_run_new(plan);
 	irqstorm_matrix_announce(m);
 	if (!irqstorm_matrix_write_json(m, &err))
@@ -205,5 +231,8 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 	if (!irqstorm_matrix_write_json(m, &err))
 		code = irqstorm_cmd_fail("%s", err->message);
 	irqstorm_matrix_report(m);
+	if (!plan->shards && !m->interrupted && irqstorm_matrix_is_seed_sweep(plan->varies) &&
+	    !irqstorm_matrix_write_merged(m, &err))
+		code = irqstorm_cmd_fail("%s", err->message);
 	return code;
 }

@@ -16,12 +16,27 @@
 #define IRQSTORM_MATRIX_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "cmd.h"
 #include "core/launch.h"
 #include "core/summary.h"
 
 G_BEGIN_DECLS
+
+/*
+ * OUT/matrix.json, written by irqstorm_matrix_write_json(): "format",
+ * "scenario" (as given) and "scenario_sha256" (of its text), "build" (the
+ * identity files, irqstorm_matrix_read_identity()), "shard" ({ "index",
+ * "count" }, or null when not sharded), "set", "run_options", "vary" ([{
+ * "key", "values" }]), "interrupted", and "cells": every cell of the
+ * matrix in order, each { "dir", "values", "status" ("ran", "skipped",
+ * "not started", "not run", "running", "other shard"), "exit_status",
+ * "signal" (what killed it, or null), "complete", "ended", "outcome",
+ * "reason", "stages" }. irqstorm merge reads it back.
+ */
+#define IRQSTORM_MATRIX_FILE	"matrix.json"
+#define IRQSTORM_MATRIX_FORMAT	"irqstorm-matrix"
 
 /* One --vary GROUP.KEY=V1,V2,... */
 typedef struct {
@@ -41,12 +56,20 @@ typedef struct {
 
 void irqstorm_cell_free(IrqstormCell *c);
 
+/* The most values one range A..B of a --vary may give. */
+#define IRQSTORM_MATRIX_MAX_RANGE	10000u
+
 /*
- * Parse the --vary options into a GPtrArray of IrqstormVary. Errors
- * (G_OPTION_ERROR_BAD_VALUE) for: no '=', a key that is not GROUP.KEY, an
- * empty list, an empty value, a value twice in one list, a key in two
- * --vary. A vary's name is its KEY without the GROUP when no other vary
- * has the same KEY, else GROUP.KEY.
+ * Parse the --vary options into a GPtrArray of IrqstormVary. An item of a
+ * list that contains ".." and begins with a digit, a sign or '.' is a
+ * range A..B of decimal integers, inclusive,
+ * expanded in order (machine.seed=1..100, channel0.rate=1000,5..7 gives
+ * 1000,5,6,7). Errors (G_OPTION_ERROR_BAD_VALUE) for: no '=', a key that
+ * is not GROUP.KEY, an empty list, an empty value, a range whose ends are
+ * not integers, which ends before it starts (B < A), or which has more
+ * than IRQSTORM_MATRIX_MAX_RANGE values, a value twice in one list (also
+ * through a range), a key in two --vary. A vary's name is its KEY without
+ * the GROUP when no other vary has the same KEY, else GROUP.KEY.
  */
 GPtrArray *irqstorm_matrix_parse_vary(const char *const *specs, GError **error);
 
@@ -98,6 +121,30 @@ gboolean irqstorm_cell_end_is_outcome(IrqstormCellEnd end);
 IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
 					 char **why);
 
+/*
+ * Shards: `--shard I/N` runs a part of the cells, so that N machines (a
+ * Slurm job array, a Kubernetes indexed Job, a CI matrix) share a matrix
+ * and `irqstorm merge` puts the parts together. The rule, the only one:
+ *
+ *   shards are numbered 1..N; the cell at index c (from 0, in the order
+ *   of irqstorm_matrix_cells(): the first vary slowest) is in shard
+ *   c % N + 1.
+ *
+ * It depends only on the cells and N: not on the machine, nor on which
+ * shards run. N may exceed the number of cells (the shards past it have
+ * no cell). A shard's OUT/matrix.json is the whole matrix's with
+ * "shard": { "index": I, "count": N } and the cells of other shards
+ * "status": "other shard" (see irqstorm_matrix_write_json()).
+ */
+#define IRQSTORM_MATRIX_MAX_SHARDS	100000u
+
+/* The shard (1..n) of the cell at index c. */
+guint irqstorm_matrix_shard_of(guint c, guint n);
+
+/* Parse "I/N" (1 <= I <= N <= IRQSTORM_MATRIX_MAX_SHARDS). */
+gboolean irqstorm_matrix_parse_shard(const char *s, guint *index, guint *count,
+				     GError **error);
+
 /* Exit status of `irqstorm matrix` when a cell ended in a tool failure. */
 #define IRQSTORM_MATRIX_EXIT_TOOL_FAILURE	IRQSTORM_EXIT_TOOL_FAILURE
 
@@ -123,6 +170,14 @@ typedef struct {
 	GPtrArray *build;	/* flavours whose guest parts are missing from
 				 * the build directory, built before the cells
 				 * (plan; NULL-terminated) */
+	guint shard, shards;	/* --shard I/N: this is shard I of N; 0/0:
+				 * not sharded, every cell runs */
+	char *scenario_sha256;	/* of SCENARIO's text (plan) */
+	GPtrArray *flavours;	/* the kernel flavours of the cells (plan) */
+	JsonNode *identity;	/* the build's identity files, by name: their
+				 * text, or null when missing (after the
+				 * guest parts are built:
+				 * irqstorm_matrix_read_identity()) */
 } IrqstormMatrixPlan;
 
 void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan);
@@ -135,11 +190,25 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormMatrixPlan, irqstorm_matrix_plan_free)
  */
 gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error);
 
+/*
+ * The identity of the build the cells run: the text of qemu-identity in
+ * the QEMU directory and of kernel-FLAVOUR-identity in the kernel
+ * directory for each flavour of the cells (the build directory's, or the
+ * --qemu-dir and --kernel-dir given after '--'), null for a missing file.
+ */
+void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan);
+
+/* Is every varied key a seed (machine.seed, channelN.seed)? Then the
+ * cells are samples of one distribution, and matrix and merge write it
+ * (irqstorm_matrix_write_merged()). */
+gboolean irqstorm_matrix_is_seed_sweep(GPtrArray *varies);
+
 typedef enum {
 	IRQSTORM_CELL_PENDING,		/* not started (yet, or ever: interrupted) */
 	IRQSTORM_CELL_SKIPPED,		/* already complete from an earlier matrix */
 	IRQSTORM_CELL_RUNNING,
 	IRQSTORM_CELL_FINISHED,		/* exited, or could not be started */
+	IRQSTORM_CELL_OTHER_SHARD,	/* another shard's: not run here */
 } IrqstormCellState;
 
 typedef struct IrqstormMatrixRun IrqstormMatrixRun;
@@ -190,6 +259,9 @@ int irqstorm_matrix_run_exit_code(const IrqstormMatrixRun *m);
 void irqstorm_matrix_say(const IrqstormCellRun *r, const char *fmt, ...)
 	G_GNUC_PRINTF(2, 3);
 
+/* The strings of a JSON array member (a GStrv), or NULL when it is not one. */
+char **irqstorm_matrix_json_strv(JsonObject *o, const char *name);
+
 /* An existing OUT/matrix.json must come from the same scenario, --set and
  * run options: otherwise its cells would be taken for this one's. */
 gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan,
@@ -198,9 +270,29 @@ gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan,
 /* OUT/matrix.json: the invocation and every cell as it stands. */
 gboolean irqstorm_matrix_write_json(const IrqstormMatrixRun *m, GError **error);
 
+/*
+ * A cell as an OUT/matrix.json of a shard recorded it (an object of its
+ * "cells"), restored into r, its summary.json read from r->dir: what
+ * irqstorm_matrix_write_json() writes of r is then what it read.
+ */
+gboolean irqstorm_matrix_cell_restore(IrqstormCellRun *r, JsonObject *cell,
+				      GError **error);
+
 /* The table of how each cell ended and p99 and max of every stage, then
- * the path of matrix.json, on stdout; the tool failures on stderr. */
+ * the path of matrix.json, on stdout; the tool failures on stderr. A
+ * shard's table has its own cells only. */
 void irqstorm_matrix_report(const IrqstormMatrixRun *m);
+
+/*
+ * A seed sweep's distribution: OUT/merged/ with, for each histogram file
+ * of the cells (histogram.txt, histogram-chN.txt), the sum of the cells'
+ * (same layout; every cell must have it with the same bins and stages),
+ * and merged.json: per file and stage, count, min, max, avg and the
+ * percentiles of summary.json, computed from the summed histogram. Only
+ * when every cell ended in an outcome; else it says why not and writes
+ * nothing. FALSE with an error for files that do not add up.
+ */
+gboolean irqstorm_matrix_write_merged(const IrqstormMatrixRun *m, GError **error);
 
 G_END_DECLS
 

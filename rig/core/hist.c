@@ -21,6 +21,7 @@ struct IrqstormHist {
 	guint64 max;
 	unsigned __int128 sum;
 	GArray *overflow_values;	/* guint64, in arrival order */
+	guint64 unknown_overflows;	/* counted, values not kept (add_counts) */
 };
 
 /* Allocate an empty histogram of nbins bins, each bin_ns wide. */
@@ -177,11 +178,46 @@ guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p)
 		}
 	}
 
-	/* The k-th sample is an overflow: report it exactly. */
+	/* The k-th sample is an overflow: report it exactly, if it was kept. */
+	if (h->unknown_overflows)
+		return h->max;
 	g_assert(k - seen <= h->overflow_values->len);
 	sorted = g_new(guint64, h->overflow_values->len);
 	memcpy(sorted, h->overflow_values->data,
 	       (gsize)h->overflow_values->len * sizeof(guint64));
 	qsort(sorted, h->overflow_values->len, sizeof(guint64), cmp_u64);
 	return sorted[k - seen - 1];
+}
+
+/* Add the counts a histogram file keeps; see hist.h. */
+void irqstorm_hist_add_counts(IrqstormHist *h, const IrqstormHistCounts *c)
+{
+	guint64 n = c->overflows;
+
+	for (guint i = 0; i < h->nbins; i++) {
+		h->bins[i] += c->bins[i];
+		n += c->bins[i];
+	}
+	if (!n)
+		return;
+	if (h->count == 0 || c->min < h->min)
+		h->min = c->min;
+	if (c->max > h->max)
+		h->max = c->max;
+	h->overflows += c->overflows;
+	h->unknown_overflows += c->overflows;
+	h->sum += (unsigned __int128)c->avg_floor * n;
+	h->count += n;
+}
+
+/* Is percentile p exact, or an upper bound among unknown overflows? */
+gboolean irqstorm_hist_percentile_exact(const IrqstormHist *h, double p)
+{
+	guint64 k, in_bins;
+
+	if (h->count == 0 || !h->unknown_overflows)
+		return TRUE;
+	k = nearest_rank(h->count, p);
+	in_bins = h->count - h->overflows;
+	return k <= in_bins || k == h->count;
 }

@@ -49,6 +49,32 @@ guint64 irqstorm_hist_avg_floor(const IrqstormHist *h);
  */
 guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p);
 
+/*
+ * What a histogram file keeps of a histogram (output.h's histfile), for
+ * summing runs: the counts of its bins, how many samples overflowed (not
+ * their values), the exact min and max, and the mean truncated to the ns.
+ */
+typedef struct {
+	const guint64 *bins;	/* one count per bin of the histogram */
+	guint64 overflows;
+	guint64 min, max;	/* ignored when there is no sample */
+	guint64 avg_floor;
+} IrqstormHistCounts;
+
+/*
+ * Add c, a histogram of h's bins, to h: bin by bin and its overflows, its
+ * min and max; its sum as avg_floor * its count, so that the mean of a sum
+ * of such histograms is less than 1 ns below the exact one. Percentiles
+ * stay exact as above, except where the rank falls among overflows whose
+ * values were not kept: then the exact max, an upper bound, is returned
+ * (irqstorm_hist_percentile_exact() says which).
+ */
+void irqstorm_hist_add_counts(IrqstormHist *h, const IrqstormHistCounts *c);
+
+/* Does irqstorm_hist_percentile(h, p) hold to the contract above, or is
+ * it the upper bound of a rank among overflows of unknown values? */
+gboolean irqstorm_hist_percentile_exact(const IrqstormHist *h, double p);
+
 G_END_DECLS
 
 #endif /* IRQSTORM_RIG_HIST_H */

@@ -8,6 +8,9 @@
 #include <glib.h>
 
 #include "core/hist.h"
+#include "core/histfile.h"
+#include "core/output.h"
+#include "testutil.h"
 
 /* qsort comparator for guint64. */
 static int cmp_u64(const void *a, const void *b)
@@ -211,6 +214,172 @@ static void test_percentile_random(void)
 }
 
 /* Register and run the tests. */
+/* ---- histogram files added up ----------------------------------------- */
+
+#define SEEDS 7
+#define STAGES 2
+
+/* A run's histograms of random samples, a few past the last bin; the
+ * same samples also go into all[], the histograms of every run at once. */
+static void fill_run(GRand *rand, IrqstormHist **run, IrqstormHist **all, guint empty)
+{
+	for (guint j = 0; j < STAGES; j++) {
+		guint n = j == empty ? 0 : g_rand_int_range(rand, 50, 400);
+
+		for (guint k = 0; k < n; k++) {
+			guint64 v = g_rand_int_range(rand, 0, 10) ?
+				    g_rand_int_range(rand, 200, 60000) :	/* the bins */
+				    g_rand_int_range(rand, 64000, 90000);	/* overflows */
+
+			irqstorm_hist_add(run[j], v);
+			irqstorm_hist_add(all[j], v);
+		}
+	}
+}
+
+/* sum, read back from files, against all, which saw every sample. */
+static void check_sum(const IrqstormHistfile *sum, IrqstormHist *const *all, double avg_err)
+{
+	static const double ps[] = { 0, 1, 50, 90, 99, 99.9, 99.99, 100 };
+
+	for (guint j = 0; j < STAGES; j++) {
+		const IrqstormHist *h = sum->hists->pdata[j], *a = all[j];
+		double avg_diff = irqstorm_hist_avg(a) - irqstorm_hist_avg(h);
+
+		g_assert_cmpuint(irqstorm_hist_count(h), ==, irqstorm_hist_count(a));
+		g_assert_cmpuint(irqstorm_hist_overflows(h), ==, irqstorm_hist_overflows(a));
+		g_assert_cmpuint(irqstorm_hist_min(h), ==, irqstorm_hist_min(a));
+		g_assert_cmpuint(irqstorm_hist_max(h), ==, irqstorm_hist_max(a));
+		for (guint i = 0; i < irqstorm_hist_nbins(a); i++)
+			g_assert_cmpuint(irqstorm_hist_bin_count(h, i), ==,
+					 irqstorm_hist_bin_count(a, i));
+		g_assert_cmpfloat(avg_diff, >=, 0);
+		g_assert_cmpfloat(avg_diff, <, avg_err);
+		for (gsize k = 0; k < G_N_ELEMENTS(ps); k++) {
+			guint64 got = irqstorm_hist_percentile(h, ps[k]);
+			guint64 want = irqstorm_hist_percentile(a, ps[k]);
+
+			if (irqstorm_hist_percentile_exact(h, ps[k]))
+				g_assert_cmpuint(got, ==, want);
+			else
+				g_assert_cmpuint(got, ==, irqstorm_hist_max(a));
+		}
+	}
+	/* The top 10 % are overflows: p99 is a bound, p50 and p100 exact. */
+	g_assert_false(irqstorm_hist_percentile_exact(sum->hists->pdata[0], 99));
+	g_assert_true(irqstorm_hist_percentile_exact(sum->hists->pdata[0], 50));
+	g_assert_true(irqstorm_hist_percentile_exact(sum->hists->pdata[0], 100));
+}
+
+/*
+ * Seven runs' histogram files (one with a stage without samples), each
+ * written as `irqstorm run` writes it, read back and added up: the sum's
+ * bins, count, overflows, min and max are those of one histogram of every
+ * sample, its percentiles too (but where they fall among the overflows,
+ * whose values no file keeps: then the max, flagged), its mean less than
+ * 1 ns below. The sum written again reads back the same (its mean
+ * truncated once more).
+ */
+static void test_histfile_sum(void)
+{
+	const char *const names[STAGES] = { "hardirq", "done" };
+	g_autoptr(GRand) rand = g_rand_new_with_seed(18);
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *again = g_build_filename(dir, "sum.txt", NULL);
+	IrqstormHist *all[STAGES] = { irqstorm_hist_new(1000, 64), irqstorm_hist_new(1000, 64) };
+	g_autoptr(IrqstormHistfile) sum = NULL, reread = NULL;
+	g_autoptr(GError) err = NULL;
+
+	for (guint s = 0; s < SEEDS; s++) {
+		IrqstormHist *run[STAGES] = { irqstorm_hist_new(1000, 64),
+					      irqstorm_hist_new(1000, 64) };
+		g_autofree char *path = g_strdup_printf("%s/histogram-%u.txt", dir, s);
+		g_autoptr(IrqstormHistfile) f = NULL;
+
+		fill_run(rand, run, all, s == 3 ? 1 : STAGES);
+		g_assert_true(irqstorm_write_histfile(path, run, names, STAGES, &err));
+		f = irqstorm_histfile_load(path, &err);
+		g_assert_no_error(err);
+		if (!sum)
+			sum = g_steal_pointer(&f);
+		else
+			g_assert_true(irqstorm_histfile_add(sum, f, &err));
+		g_assert_no_error(err);
+		for (guint j = 0; j < STAGES; j++)
+			irqstorm_hist_free(run[j]);
+	}
+	g_assert_cmpuint(sum->files, ==, SEEDS);
+	g_assert_cmpstr(sum->names[1], ==, "done");
+	check_sum(sum, all, 1);
+	g_assert_true(irqstorm_write_histfile(again, (IrqstormHist *const *)sum->hists->pdata,
+					      (const char *const *)sum->names, STAGES, &err));
+	reread = irqstorm_histfile_load(again, &err);
+	g_assert_no_error(err);
+	check_sum(reread, all, 2);	/* its mean truncated once more */
+	for (guint j = 0; j < STAGES; j++)
+		irqstorm_hist_free(all[j]);
+	tu_rmtree(dir);
+}
+
+/* Files of other bins or stages are not added up; bad files are named. */
+static void test_histfile_refused(void)
+{
+	static const struct {
+		guint64 bin_ns;
+		guint nbins;
+		const char *names[2];
+		const char *message;
+	} other[] = {
+		{ 500, 64, { "hardirq", "done" }, "64 bins of 1000 ns, stages hardirq done, "
+		  "against 64 bins of 500 ns, stages hardirq done" },
+		{ 1000, 63, { "hardirq", "done" }, "against 63 bins of 1000 ns" },
+		{ 1000, 64, { "done", "hardirq" }, "stages done hardirq (the runs'" },
+	};
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *a = g_build_filename(dir, "a.txt", NULL);
+	g_autofree char *b = g_build_filename(dir, "b.txt", NULL);
+	IrqstormHist *h[2] = { irqstorm_hist_new(1000, 64), irqstorm_hist_new(1000, 64) };
+	const char *const names[2] = { "hardirq", "done" };
+	g_autoptr(IrqstormHistfile) fa = NULL;
+
+	irqstorm_hist_add(h[0], 1500);
+	g_assert_true(irqstorm_write_histfile(a, h, names, 2, NULL));
+	fa = irqstorm_histfile_load(a, NULL);
+	g_assert_nonnull(fa);
+	for (gsize i = 0; i < G_N_ELEMENTS(other); i++) {
+		IrqstormHist *o[2] = { irqstorm_hist_new(other[i].bin_ns, other[i].nbins),
+				       irqstorm_hist_new(other[i].bin_ns, other[i].nbins) };
+		g_autoptr(IrqstormHistfile) fb = NULL;
+		g_autoptr(GError) err = NULL;
+
+		g_assert_true(irqstorm_write_histfile(b, o, other[i].names, 2, NULL));
+		fb = irqstorm_histfile_load(b, NULL);
+		g_assert_false(irqstorm_histfile_add(fa, fb, &err));
+		if (!strstr(err->message, other[i].message) || !strstr(err->message, a))
+			g_error("case %zu: '%s' lacks '%s'", i, err->message, other[i].message);
+		irqstorm_hist_free(o[0]);
+		irqstorm_hist_free(o[1]);
+	}
+	g_assert_cmpuint(irqstorm_hist_count(fa->hists->pdata[0]), ==, 1);
+	tu_write(b, "# Bin width is 1 us\n# Stages: a\n000000 000001\n");
+	{
+		g_autoptr(GError) err = NULL;
+
+		g_assert_null(irqstorm_histfile_load(b, &err));
+		g_assert_nonnull(strstr(err->message, "b.txt:4: no \"# Histogram Overflows:\""));
+	}
+	tu_write(b, "# Bin width is 1 us\n# Stages: a\n000000 000001 7\n");
+	{
+		g_autoptr(GError) err = NULL;
+
+		g_assert_null(irqstorm_histfile_load(b, &err));
+		g_assert_nonnull(strstr(err->message, "b.txt:3: a row without a count per stage"));
+	}
+	irqstorm_hist_free(h[0]);
+	irqstorm_hist_free(h[1]);
+	tu_rmtree(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -220,5 +389,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/hist/clamped-to-max", test_clamped_to_max);
 	g_test_add_func("/hist/exact-stats", test_exact_stats);
 	g_test_add_func("/hist/percentile-random", test_percentile_random);
+	g_test_add_func("/hist/file-sum", test_histfile_sum);
+	g_test_add_func("/hist/file-refused", test_histfile_refused);
 	return g_test_run();
 }

@@ -75,6 +75,56 @@ static void test_parse_errors(void)
 	}
 }
 
+/* A..B expands to every integer from A to B, in order, among other items. */
+static void test_parse_ranges(void)
+{
+	const char *const specs[] = { "machine.seed=1..100", "channel0.seed=7,2..4,0..0", NULL };
+	g_autoptr(GPtrArray) v = parse(specs);
+	const IrqstormVary *a = v->pdata[0], *b = v->pdata[1];
+	const char *const b_values[] = { "7", "2", "3", "4", "0", NULL };
+
+	g_assert_cmpuint(g_strv_length(a->values), ==, 100);
+	for (guint i = 0; i < 100; i++) {
+		g_autofree char *want = g_strdup_printf("%u", i + 1);
+
+		g_assert_cmpstr(a->values[i], ==, want);
+	}
+	g_assert_true(g_strv_equal((const char *const *)b->values, b_values));
+	g_assert_cmpstr(a->name, ==, "machine.seed");
+}
+
+static void test_parse_range_errors(void)
+{
+	static const struct {
+		const char *spec;
+		const char *message;
+	} cases[] = {
+		{ "machine.seed=5..1", "item 1, '5..1': the range ends before it starts" },
+		{ "machine.seed=1..x", "item 1, '1..x', is not a range A..B of integers" },
+		{ "machine.seed=1.5..3", "is not a range A..B of integers" },
+		{ "machine.seed=-1..3", "is not a range A..B of integers" },
+		{ "machine.seed=..3", "is not a range A..B of integers" },
+		{ "machine.seed=1..", "is not a range A..B of integers" },
+		{ "machine.seed=1.. 3", "is not a range A..B of integers" },
+		{ "machine.seed=1..2..3", "is not a range A..B of integers" },
+		{ "machine.seed=0,1..10001", "item 2, '1..10001': 10001 values, more than "
+		  "the 10000 a range may have" },
+		{ "machine.seed=0..18446744073709551615", "18446744073709551615 values" },
+		{ "machine.seed=1..3,2", "value '2' is listed twice" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *const specs[] = { cases[i].spec, NULL };
+		g_autoptr(GError) err = NULL;
+		g_autoptr(GPtrArray) v = irqstorm_matrix_parse_vary(specs, &err);
+
+		g_assert_null(v);
+		g_assert_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+		if (!strstr(err->message, cases[i].message))
+			g_error("case %zu: '%s' lacks '%s'", i, err->message, cases[i].message);
+	}
+}
+
 /* The group is kept only where the key alone is ambiguous. */
 static void test_names(void)
 {
@@ -262,6 +312,11 @@ static void test_classify(void)
  *   checks   a complete summary.json with a failed cross-check, exit 1
  *   crash    the rig dies: no summary.json, INCOMPLETE as at the start
  *   killed   SIGKILL
+ * With $FAKE_HIST set, it also writes a histogram.txt of 4 bins of 1 us
+ * (2 us when its arguments contain $FAKE_BIN_MATCH), for the seed S of its
+ * arguments' last *.seed=S (else 1): stage hardirq, S samples in bin 1 and
+ * one in bin 3 (min 1, avg 2, max 3.5 us); stage done, 2S in bin 1 and an
+ * overflow of S + 10 us (min 1.2, avg 1.5).
  */
 static const char fake_script[] =
 	"#!/bin/sh\n"
@@ -310,6 +365,18 @@ static const char fake_script[] =
 	"EOF\n"
 	"echo '}'\n"
 	"} > \"$out/summary.json\"\n"
+	"if [ -n \"${FAKE_HIST:-}\" ]; then\n"
+	"  seed=1 bin=1\n"
+	"  for a in \"$@\"; do case $a in *.seed=*) seed=${a#*=};; esac; done\n"
+	"  case \"$*\" in *\"${FAKE_BIN_MATCH:-@none@}\"*) bin=2;; esac\n"
+	"  printf '# Histogram\\n# Bin width is %d us\\n# Stages: hardirq done\\n"
+	"000000 000000\\t000000\\n000001 %06d\\t%06d\\n000002 000000\\t000000\\n"
+	"000003 000001\\t000000\\n# Total: %09d %09d\\n"
+	"# Histogram Overflows: 00000 00001\\n# Exact min (us): 1.000 1.200\\n"
+	"# Exact avg (us): 2.000 1.500\\n# Exact max (us): 3.500 %d.000\\n' "
+	"$bin $seed $((seed * 2)) $((seed + 1)) $((seed * 2)) $((seed + 10)) "
+	"> \"$out/histogram.txt\"\n"
+	"fi\n"
 	"date +%s%N > \"$out/end\"\n"
 	"[ $code = 0 ] || echo \"fake: failing with $code\" >&2\n"
 	"exit $code\n";
@@ -725,6 +792,9 @@ static void test_bad_options(Fixture *f, gconstpointer data)
 		{ "--vary", "channel0.rate=1", "--", "--out", "matrix sets --out per cell" },
 		{ "--vary", "channel0.rate=1", "--", "--set", "--set goes before '--'" },
 		{ "--vary", "channel0.rate=1", "--", "-sx.y=1", "--set goes before '--'" },
+		{ "--shard", "0/2", "--vary", "channel0.rate=1", "such as $SLURM_ARRAY_TASK_ID "
+		  "needs +1" },
+		{ "--shard", "2", "--vary", "channel0.rate=1", "--shard '2': expected I/N" },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -828,17 +898,405 @@ static void test_interrupt(Fixture *f, gconstpointer data)
 	g_assert_cmpuint(fake_runs(f), ==, 4);
 }
 
+
+/* ---- shards and merge ---------------------------------------------------- */
+
+static void test_shard_parse(void)
+{
+	static const struct {
+		const char *s;
+		guint i, n;		/* 0: refused, with message */
+		const char *message;
+	} cases[] = {
+		{ "1/1", 1, 1, NULL }, { "3/4", 3, 4, NULL }, { "100000/100000", 100000, 100000, NULL },
+		{ "0/4", 0, 0, "shard 0 of 4 does not exist: shards are numbered from 1 to N "
+		  "(a 0-based index such as $SLURM_ARRAY_TASK_ID needs +1)" },
+		{ "5/4", 0, 0, "shard 5 of 4 does not exist" },
+		{ "1/0", 0, 0, "expected I/N" }, { "1", 0, 0, "expected I/N" },
+		{ "1/2/3", 0, 0, "expected I/N" }, { "a/2", 0, 0, "expected I/N" },
+		{ "1/100001", 0, 0, "N <= 100000" }, { "", 0, 0, "expected I/N" },
+		{ " 1/2", 0, 0, "expected I/N" },
+	};
+
+	for (gsize k = 0; k < G_N_ELEMENTS(cases); k++) {
+		g_autoptr(GError) err = NULL;
+		guint i = 0, n = 0;
+		gboolean ok = irqstorm_matrix_parse_shard(cases[k].s, &i, &n, &err);
+
+		if (ok != (cases[k].i != 0) || (ok && (i != cases[k].i || n != cases[k].n)) ||
+		    (!ok && !strstr(err->message, cases[k].message)))
+			g_error("case %zu '%s': %s", k, cases[k].s, ok ? "accepted" : err->message);
+	}
+	/* The rule: the cell's index modulo N, plus 1. */
+	g_assert_cmpuint(irqstorm_matrix_shard_of(0, 3), ==, 1);
+	g_assert_cmpuint(irqstorm_matrix_shard_of(4, 3), ==, 2);
+	g_assert_cmpuint(irqstorm_matrix_shard_of(8, 3), ==, 3);
+	g_assert_cmpuint(irqstorm_matrix_shard_of(5, 1), ==, 1);
+}
+
+/* irqstorm matrix into dir (not f->out); f->out is left as it was. */
+static int matrix_into(Fixture *f, const char *dir, const char *const *args,
+		       const char *const *env, char **out, char **err)
+{
+	char *saved = f->out;
+	int code;
+
+	f->out = g_build_filename(f->root, dir, NULL);
+	code = matrix(f, args, env, out, err);
+	g_free(f->out);
+	f->out = saved;
+	return code;
+}
+
+/* irqstorm merge root/OUT root/DIR..., with extra env. */
+static int merge_dirs(Fixture *f, const char *out, const char *const *dirs,
+		      char **stdout_text, char **stderr_text)
+{
+	g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+
+	g_ptr_array_add(argv, g_strdup("merge"));
+	g_ptr_array_add(argv, g_build_filename(f->root, out, NULL));
+	for (gsize i = 0; dirs[i]; i++)
+		g_ptr_array_add(argv, g_build_filename(f->root, dirs[i], NULL));
+	g_ptr_array_add(argv, NULL);
+	return tu_run(NULL, (const char *const *)argv->pdata, NULL, stdout_text, stderr_text);
+}
+
+static JsonNode *load_json(Fixture *f, const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(f->root, dir, name, NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) err = NULL;
+
+	json_parser_load_from_file(parser, path, &err);
+	g_assert_no_error(err);
+	return json_node_copy(json_parser_get_root(parser));
+}
+
+/*
+ * For every N from 1 to the number of cells and one more, every shard
+ * I/N, each alone in its OUT: the cells it runs are those the rule gives
+ * it (index modulo N, plus 1), every cell runs in exactly one shard, and
+ * each shard's matrix.json lists every cell, says which shard it is and
+ * marks the others' cells "other shard".
+ */
+static void test_shards(Fixture *f, gconstpointer data)
+{
+	const guint ncells = 6;
+	guint runs = 0;
+
+	for (guint n = 1; n <= ncells + 1; n++) {
+		g_autofree guint *times = g_new0(guint, ncells);
+
+		for (guint i = 1; i <= n; i++) {
+			g_autofree char *shard = g_strdup_printf("%u/%u", i, n);
+			g_autofree char *dir = g_strdup_printf("s%u-%u", n, i);
+			const char *const args[] = { "--vary", "channel0.rate=1,2,3",
+				"--vary", "channel0.threading=hardirq,threaded",
+				"--shard", shard, NULL };
+			g_autoptr(JsonNode) root = NULL;
+			JsonObject *o, *sh;
+			JsonArray *cells;
+
+			g_assert_cmpint(matrix_into(f, dir, args, NULL, NULL, NULL), ==, 0);
+			root = load_json(f, dir, "matrix.json");
+			o = json_node_get_object(root);
+			sh = json_object_get_object_member(o, "shard");
+			g_assert_cmpint(json_object_get_int_member(sh, "index"), ==, i);
+			g_assert_cmpint(json_object_get_int_member(sh, "count"), ==, n);
+			cells = json_object_get_array_member(o, "cells");
+			g_assert_cmpuint(json_array_get_length(cells), ==, ncells);
+			for (guint c = 0; c < ncells; c++) {
+				JsonObject *cell = json_array_get_object_element(cells, c);
+				const char *st = json_object_get_string_member(cell, "status");
+				gboolean mine = c % n + 1 == i;
+
+				g_assert_cmpstr(st, ==, mine ? "ran" : "other shard");
+				times[c] += mine;
+			}
+		}
+		for (guint c = 0; c < ncells; c++)
+			g_assert_cmpuint(times[c], ==, 1);
+		runs += ncells;
+		g_assert_cmpuint(fake_runs(f), ==, runs);
+	}
+	/* Another shard in a shard's OUT is refused. */
+	{
+		const char *const args[] = { "--vary", "channel0.rate=1,2,3",
+			"--vary", "channel0.threading=hardirq,threaded", "--shard", "2/2", NULL };
+		g_autofree char *err = NULL;
+
+		g_assert_cmpint(matrix_into(f, "s2-1", args, NULL, NULL, &err), ==, 1);
+		g_assert_nonnull(strstr(err, "/s2-1 holds another shard of this matrix (or the "
+					"whole of it): give each shard its own --out"));
+	}
+}
+
+/* The table of a matrix's stdout: from its heading to the blank line. */
+static char *table_of(const char *out)
+{
+	const char *start = strstr(out, "p99 and max in us");
+	const char *end = start ? strstr(start, "\n\n") : NULL;
+
+	g_assert_nonnull(end);
+	return g_strndup(start, end - start);
+}
+
+/* Its exit status, stdout's table and matrix.json are the unsharded's. */
+static void check_same_result(Fixture *f, const char *dir, int code, const char *out,
+			      int whole_code, const char *whole_out)
+{
+	g_autoptr(JsonNode) a = load_json(f, "whole", "matrix.json");
+	g_autoptr(JsonNode) b = load_json(f, dir, "matrix.json");
+	g_autofree char *ta = table_of(whole_out), *tb = table_of(out);
+
+	g_assert_cmpint(code, ==, whole_code);
+	g_assert_cmpstr(tb, ==, ta);
+	if (!json_node_equal(a, b)) {
+		g_autofree char *ja = json_to_string(a, TRUE), *jb = json_to_string(b, TRUE);
+
+		g_error("%s/matrix.json differs:\n%s\nagainst the unsharded\n%s", dir, jb, ja);
+	}
+}
+
+/*
+ * Three shards of a matrix whose cells end every way (passed, threshold,
+ * stall, refused, a tool failure, killed), merged in every order, give
+ * exactly what the matrix gave unsharded: its exit status, its table and
+ * its matrix.json; every cell's directory is in OUT, its files linked.
+ */
+static void test_merge_equal(Fixture *f, gconstpointer data)
+{
+	static const char *const orders[][4] = {
+		{ "s1", "s2", "s3", NULL }, { "s3", "s1", "s2", NULL }, { "s2", "s3", "s1", NULL },
+		{ "s3", "s2", "s1", NULL },
+	};
+	const char *const env[] = { "FAKE_KINDS=rate=2,threading=threaded:stall "
+				    "rate=3,threading=hardirq:killed rate=4,threading=hardirq:refused "
+				    "rate=4,threading=threaded:checks",
+				    "FAKE_FAIL_MATCH=rate=1,threading=threaded", "FAKE_FAIL_CODE=2",
+				    NULL };
+	g_autofree char *whole_out = NULL;
+	int whole_code;
+
+	{
+		const char *const args[] = { "--vary", "channel0.rate=1,2,3,4",
+			"--vary", "channel0.threading=hardirq,threaded", NULL };
+
+		whole_code = matrix_into(f, "whole", args, env, &whole_out, NULL);
+		g_assert_cmpint(whole_code, ==, 4);
+		g_assert_nonnull(strstr(whole_out, "killed (Killed)"));
+	}
+	for (guint i = 1; i <= 3; i++) {
+		g_autofree char *shard = g_strdup_printf("%u/3", i);
+		g_autofree char *dir = g_strdup_printf("s%u", i);
+		const char *const args[] = { "--vary", "channel0.rate=1,2,3,4",
+			"--vary", "channel0.threading=hardirq,threaded", "--shard", shard, NULL };
+
+		matrix_into(f, dir, args, env, NULL, NULL);
+	}
+	for (gsize k = 0; k < G_N_ELEMENTS(orders); k++) {
+		g_autofree char *dir = g_strdup_printf("merged%zu", k);
+		g_autofree char *out = NULL;
+		g_autofree char *args = g_build_filename(f->root, dir, "rate=2,threading=hardirq",
+							 "args", NULL);
+		g_autofree char *orig = g_build_filename(f->root, "s3", "rate=2,threading=hardirq",
+							 "args", NULL);
+		int code = merge_dirs(f, dir, orders[k], &out, NULL);
+		GStatBuf a, b;
+
+		check_same_result(f, dir, code, out, whole_code, whole_out);
+		g_assert_cmpint(g_stat(args, &a), ==, 0);
+		g_assert_cmpint(g_stat(orig, &b), ==, 0);
+		g_assert_cmpuint(a.st_ino, ==, b.st_ino);	/* hard-linked */
+	}
+}
+
+/*
+ * A seed sweep: OUT/merged/ has the cells' histogram.txt added up (the
+ * sum of the columns, bin by bin; percentiles from the sum, exact, or
+ * flagged where they fall among overflows) and merged.json; the merge of
+ * two shards writes the same, byte for byte. Files whose bins differ are
+ * not added up: an error.
+ */
+static void test_merge_seeds(Fixture *f, gconstpointer data)
+{
+	const char *const whole[] = { "--vary", "machine.seed=1..4", NULL };
+	const char *const s1[] = { "--vary", "machine.seed=1..4", "--shard", "1/2", NULL };
+	const char *const s2[] = { "--vary", "machine.seed=1..4", "--shard", "2/2", NULL };
+	const char *const env[] = { "FAKE_HIST=1", NULL };
+	const char *const bad_env[] = { "FAKE_HIST=1", "FAKE_BIN_MATCH=seed=3", NULL };
+	const char *const dirs[] = { "s2", "s1", NULL };
+	g_autofree char *out = NULL, *mout = NULL, *err = NULL;
+	g_autofree char *hist = g_build_filename(f->root, "whole/merged/histogram.txt", NULL);
+	g_autofree char *mhist = g_build_filename(f->root, "m/merged/histogram.txt", NULL);
+	g_autofree char *s1_merged = g_build_filename(f->root, "s1/merged", NULL);
+	g_autofree char *text = NULL, *mtext = NULL;
+	g_autoptr(JsonNode) mj = NULL, mmj = NULL;
+	JsonObject *hardirq, *done;
+	int code;
+
+	g_assert_cmpint(matrix_into(f, "whole", whole, env, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "the 4 cells as one distribution, in us of virtual time"));
+	g_assert_nonnull(strstr(out, "\nhardirq       14  1.000  2.000   3.500   3.500   3.500\n"
+				"done          24  1.200  2.000  14.000  14.000  14.000\n"));
+	text = tu_slurp(hist);
+	g_assert_nonnull(strstr(text, "# Stages: hardirq done\n000000 000000\t000000\n"
+				"000001 000010\t000020\n000002 000000\t000000\n"
+				"000003 000004\t000000\n# Total: 000000014 000000020\n"));
+	g_assert_nonnull(strstr(text, "# Histogram Overflows: 00000 00004\n"));
+	g_assert_nonnull(strstr(text, "# Exact max (us): 3.500 14.000\n"));
+	mj = load_json(f, "whole", "merged/merged.json");
+	hardirq = json_object_get_object_member(json_object_get_object_member(
+		json_object_get_object_member(json_node_get_object(mj), "files"),
+		"histogram.txt"), "hardirq");
+	done = json_object_get_object_member(json_object_get_object_member(
+		json_object_get_object_member(json_node_get_object(mj), "files"),
+		"histogram.txt"), "done");
+	g_assert_cmpint(json_object_get_int_member(hardirq, "cycles"), ==, 14);
+	g_assert_cmpint(json_object_get_int_member(hardirq, "p50"), ==, 2000);
+	g_assert_cmpint(json_object_get_int_member(hardirq, "p90"), ==, 3500);
+	g_assert_cmpint(json_object_get_int_member(hardirq, "max"), ==, 3500);
+	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(hardirq,
+						"upper_bounds")), ==, 0);
+	g_assert_cmpint(json_object_get_int_member(done, "p50"), ==, 2000);
+	g_assert_cmpint(json_object_get_int_member(done, "cycles"), ==, 24);
+	g_assert_cmpint(json_object_get_int_member(done, "p99"), ==, 14000);	/* the last */
+	g_assert_cmpint(json_object_get_int_member(done, "p90"), ==, 14000);	/* a bound */
+	g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(done,
+					"upper_bounds"), 0), ==, "p90");
+
+	g_assert_cmpint(matrix_into(f, "s1", s1, env, NULL, NULL), ==, 0);
+	g_assert_cmpint(matrix_into(f, "s2", s2, env, NULL, NULL), ==, 0);
+	g_assert_false(g_file_test(s1_merged, G_FILE_TEST_EXISTS));	/* a shard: none */
+	code = merge_dirs(f, "m", dirs, &mout, NULL);
+	check_same_result(f, "m", code, mout, 0, out);
+	mtext = tu_slurp(mhist);
+	g_assert_cmpstr(mtext, ==, text);
+	mmj = load_json(f, "m", "merged/merged.json");
+	g_assert_true(json_node_equal(mj, mmj));
+
+	g_assert_cmpint(matrix_into(f, "bad", whole, bad_env, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "/seed=3/histogram.txt cannot be added up: "
+				"4 bins of 1000 ns, stages hardirq done, against 4 bins of "
+				"2000 ns"));
+}
+
+/* root/dir, a copy of root/from's matrix.json with one string replaced. */
+static void edited_copy(Fixture *f, const char *from, const char *dir, const char *old,
+			const char *new)
+{
+	g_autofree char *src = g_build_filename(f->root, from, "matrix.json", NULL);
+	g_autofree char *dst_dir = g_build_filename(f->root, dir, NULL);
+	g_autofree char *dst = g_build_filename(dst_dir, "matrix.json", NULL);
+	g_autofree char *orig = tu_slurp(src);
+	g_autoptr(GString) text = g_string_new(orig);
+
+	g_assert_cmpuint(g_string_replace(text, old, new, 1), ==, 1);
+	g_assert_cmpint(g_mkdir_with_parents(dst_dir, 0755), ==, 0);
+	tu_write(dst, text->str);
+}
+
+/* Shard I/N of rate=1,2,3 into dir, with the build identity of root/id. */
+static void shard_into(Fixture *f, const char *dir, const char *shard, const char *vary,
+		       const char *set)
+{
+	g_autofree char *id = g_build_filename(f->root, "id", NULL);
+	const char *const args[] = { "--vary", vary ? vary : "channel0.rate=1,2,3",
+		"--shard", shard, "--set", set ? set : "run.duration=1",
+		"--", "--qemu-dir", id, "--kernel-dir", id, NULL };
+
+	g_assert_cmpint(matrix_into(f, dir, args, NULL, NULL, NULL), ==, 0);
+}
+
+/*
+ * merge refuses, naming the shards and what differs, before it writes
+ * anything: a shard given twice, missing cells (of a shard not given, or
+ * not run), another N, scenario text, --vary, --set or build identity, an
+ * interrupted shard, an OUT that is a shard or not empty.
+ */
+static void test_merge_refused(Fixture *f, gconstpointer data)
+{
+	static const struct {
+		const char *dirs[3];
+		const char *out;
+		const char *message;
+	} cases[] = {
+		{ { "a1", "a1b" }, "m", "/a1b are both shard 1 of 2: give each shard once" },
+		{ { "a1" }, "m", "1 of the matrix's 3 cells are missing:\n"
+		  "  rate=2: shard 2 of 2, not given\n" },
+		{ { "a1", "a2x" }, "m", "1 of the matrix's 3 cells are missing:\n"
+		  "  rate=2: shard 2 of 2, not run in " },
+		{ { "a2", "b2of3" }, "m", "/b2of3 shard 2 of 3: a different N" },
+		{ { "a1", "c2" }, "m", "/c2 are not shards of one matrix: a different "
+		  "scenario (its text's SHA-256)" },
+		{ { "a1", "d2" }, "m", "/d2 are not shards of one matrix: a different --vary "
+		  "([{\"key\":\"channel0.rate\",\"values\":[\"1\",\"2\",\"3\"]}] against "
+		  "[{\"key\":\"channel0.rate\",\"values\":[\"1\",\"2\",\"4\"]}])" },
+		{ { "a1", "f2" }, "m", "a different --set ([\"run.duration=1\"] against "
+		  "[\"run.duration=2\"])" },
+		{ { "a1", "e2" }, "m", "/e2 are not shards of one matrix: different builds, "
+		  "their qemu-identity differ" },
+		{ { "a1", "a2i" }, "m", "/a2i: shard 2 of 2 was interrupted: run its command "
+		  "again to finish it" },
+		{ { "a1", "a2" }, "a1", "is one of the shards: merge into a new directory" },
+		{ { "a1", "a2" }, "id", "/id is not empty: merge into a new directory" },
+	};
+	g_autofree char *id = g_build_filename(f->root, "id", NULL);
+	g_autofree char *qid = g_build_filename(id, "qemu-identity", NULL);
+	g_autofree char *scenario = tu_slurp(f->scenario);
+	g_autofree char *changed = g_strconcat(scenario, "# changed\n", NULL);
+
+	g_assert_cmpint(g_mkdir(id, 0755), ==, 0);
+	tu_write(qid, "version=7.2\n");
+	shard_into(f, "a1", "1/2", NULL, NULL);
+	shard_into(f, "a2", "2/2", NULL, NULL);
+	shard_into(f, "a1b", "1/2", NULL, NULL);
+	shard_into(f, "b2of3", "2/3", NULL, NULL);
+	shard_into(f, "d2", "2/2", "channel0.rate=1,2,4", NULL);
+	shard_into(f, "f2", "2/2", NULL, "run.duration=2");
+	tu_write(f->scenario, changed);
+	shard_into(f, "c2", "2/2", NULL, NULL);
+	tu_write(f->scenario, scenario);
+	tu_write(qid, "version=7.2.1\n");
+	shard_into(f, "e2", "2/2", NULL, NULL);
+	edited_copy(f, "a2", "a2x", "\"status\" : \"ran\"", "\"status\" : \"not run\"");
+	edited_copy(f, "a2", "a2i", "\"interrupted\" : false", "\"interrupted\" : true");
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *err = NULL;
+		g_autofree char *json = g_build_filename(f->root, "m", "matrix.json", NULL);
+
+		g_assert_cmpint(merge_dirs(f, cases[i].out, cases[i].dirs, NULL, &err), ==, 1);
+		if (!strstr(err, cases[i].message))
+			g_error("case %zu: '%s' lacks '%s'", i, err, cases[i].message);
+		g_assert_false(g_file_test(json, G_FILE_TEST_EXISTS));
+	}
+	{
+		g_autoptr(JsonNode) a1 = load_json(f, "a1", "matrix.json");
+		JsonObject *build = json_object_get_object_member(json_node_get_object(a1),
+								  "build");
+
+		g_assert_cmpstr(json_object_get_string_member(build, "qemu-identity"), ==,
+				"version=7.2\n");
+		g_assert_true(json_object_get_null_member(build, "kernel-rt-identity"));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/matrix/parse", test_parse);
 	g_test_add_func("/matrix/parse/errors", test_parse_errors);
+	g_test_add_func("/matrix/parse/ranges", test_parse_ranges);
+	g_test_add_func("/matrix/parse/range-errors", test_parse_range_errors);
 	g_test_add_func("/matrix/names", test_names);
 	g_test_add_func("/matrix/cells", test_cells);
 	g_test_add_func("/matrix/cells/safe", test_cells_safe);
 	g_test_add_func("/matrix/cells/collision", test_cells_collision);
 	g_test_add_func("/matrix/exit-code", test_exit_code);
 	g_test_add_func("/matrix/classify", test_classify);
+	g_test_add_func("/matrix/shard/parse", test_shard_parse);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/matrix/cmd/cells", test_run_cells);
 	ADD("/matrix/cmd/resume", test_resume);
@@ -852,6 +1310,10 @@ int main(int argc, char **argv)
 	ADD("/matrix/cmd/no-binary", test_no_binary);
 	ADD("/matrix/cmd/bad-options", test_bad_options);
 	ADD("/matrix/cmd/interrupt", test_interrupt);
+	ADD("/matrix/cmd/shards", test_shards);
+	ADD("/matrix/cmd/merge-equal", test_merge_equal);
+	ADD("/matrix/cmd/merge-seeds", test_merge_seeds);
+	ADD("/matrix/cmd/merge-refused", test_merge_refused);
 #undef ADD
 	return g_test_run();
 }
