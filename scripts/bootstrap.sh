@@ -6,7 +6,8 @@
 #   scripts/bootstrap.sh [--tests]
 #
 # --tests adds what only the tests need (clang and its sanitizer and fuzzer
-# runtimes, for build-san/): a first run does not wait for LLVM.
+# runtimes, for build-san/; Slurm and munge for e2e-slurm): a first run
+# does not wait for them.
 set -euo pipefail
 
 PKGS=(
@@ -25,6 +26,8 @@ PKGS=(
 TEST_PKGS=(
 	# the sanitizer and fuzzing build (scripts/test.sh)
 	clang libclang-rt-14-dev
+	# e2e-slurm: a one-node cluster the test starts on localhost
+	slurm-wlm munge
 )
 case ${1:-} in
 --tests) PKGS+=("${TEST_PKGS[@]}") ;;
