@@ -234,6 +234,44 @@ gboolean irqstorm_matrix_check_same(const IrqstormMatrixPlan *plan, GError **err
 	return TRUE;
 }
 
+/* Which of OUT/matrix.json's recorded inputs differs from plan's: its
+ * scenario's text or its build's identity files; NULL when none does. */
+static const char *resume_differs(JsonObject *o, const IrqstormMatrixPlan *plan)
+{
+	const char *sha = json_object_get_string_member_with_default(o, "scenario_sha256", NULL);
+	JsonNode *build = json_object_get_member(o, "build");
+
+	if (sha && plan->scenario_sha256 && strcmp(sha, plan->scenario_sha256))
+		return "the scenario file's text changed";
+	if (build && !JSON_NODE_HOLDS_NULL(build) && plan->identity &&
+	    !json_node_equal(build, plan->identity))
+		return "the build changed (QEMU's or a kernel's identity file)";
+	return NULL;
+}
+
+gboolean irqstorm_matrix_check_resume(const IrqstormMatrixPlan *plan, GError **error)
+{
+	g_autofree char *path = g_build_filename(plan->out, MATRIX_FILE, NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonNode *root;
+	const char *why;
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS) ||
+	    !json_parser_load_from_file(parser, path, NULL))
+		return TRUE;	/* none, or refused already by check_same */
+	root = json_parser_get_root(parser);
+	if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+		return TRUE;
+	why = resume_differs(json_node_get_object(root), plan);
+	if (!why)
+		return TRUE;
+	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+		    "%s holds cells of this matrix run before %s: resuming would mix "
+		    "their results with new ones; choose another --out, or remove it "
+		    "to start over", plan->out, why);
+	return FALSE;
+}
+
 /* The state a matrix.json "status" names (not "other shard", not "not run"). */
 static gboolean parse_state(const char *status, IrqstormCellState *state)
 {

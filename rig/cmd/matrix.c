@@ -26,9 +26,11 @@ static const char matrix_description[] =
 	"\n"
 	"Resumable: a cell whose directory already holds a complete run\n"
 	"(summary.json, no INCOMPLETE) is skipped, so after ^C or a failure the\n"
-	"same command carries on; OUT/matrix.json records the scenario, --set\n"
-	"and run options, and another combination of them is refused in the\n"
-	"same OUT. Remove a cell's directory to run it again.\n"
+	"same command carries on; OUT/matrix.json records the scenario (and the\n"
+	"SHA-256 of its text), --set, run options and the build's identity, and\n"
+	"another combination of them is refused in the same OUT: finished cells\n"
+	"of another build are never mixed with new ones. Remove a cell's\n"
+	"directory to run it again.\n"
 	"\n"
 	"Parallel: --jobs N runs N cells at once. Under icount (the default)\n"
 	"each QEMU runs its one vCPU in one host thread, so N = the number of\n"
@@ -222,6 +224,8 @@ int irqstorm_cmd_matrix(int argc, char **argv)
 	if (!irqstorm_matrix_plan(plan, &err) || !build_parts(plan, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	irqstorm_matrix_read_identity(plan);
+	if (!irqstorm_matrix_check_resume(plan, &err))
+		return irqstorm_cmd_fail("%s", err->message);
 	m = irqstorm_matrix_run_new(plan);
 	irqstorm_matrix_announce(m);
 	if (!irqstorm_matrix_write_json(m, &err))

@@ -198,6 +198,14 @@ gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error);
  */
 void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan);
 
+/*
+ * Resuming OUT (its matrix.json there) is refused when its cells ran on
+ * another build (irqstorm_matrix_read_identity() first) or with another
+ * text of the scenario file: finished cells are not run again, and would
+ * be taken for this build's.
+ */
+gboolean irqstorm_matrix_check_resume(const IrqstormMatrixPlan *plan, GError **error);
+
 /* Is every varied key a seed (machine.seed, channelN.seed)? Then the
  * cells are samples of one distribution, and matrix and merge write it
  * (irqstorm_matrix_write_merged()). */

@@ -1283,6 +1283,35 @@ static void test_merge_refused(Fixture *f, gconstpointer data)
 	}
 }
 
+/*
+ * Resuming an OUT whose cells ran on another build, or with another text
+ * of the scenario file, is refused: its finished cells would be kept and
+ * mixed with new ones. The same build and text resume.
+ */
+static void test_resume_refused(Fixture *f, gconstpointer data)
+{
+	g_autofree char *id = g_build_filename(f->root, "id", NULL);
+	g_autofree char *qid = g_build_filename(id, "qemu-identity", NULL);
+	g_autofree char *scenario = tu_slurp(f->scenario);
+	g_autofree char *changed = g_strconcat(scenario, "# changed\n", NULL);
+	const char *const args[] = { "--vary", "channel0.rate=1,2", "--",
+		"--qemu-dir", id, "--kernel-dir", id, NULL };
+	g_autofree char *e1 = NULL, *e2 = NULL;
+
+	g_assert_cmpint(g_mkdir(id, 0755), ==, 0);
+	tu_write(qid, "version=7.2\n");
+	g_assert_cmpint(matrix_into(f, "r", args, NULL, NULL, NULL), ==, 0);
+	g_assert_cmpint(matrix_into(f, "r", args, NULL, NULL, NULL), ==, 0);
+	tu_write(qid, "version=7.2.1\n");
+	g_assert_cmpint(matrix_into(f, "r", args, NULL, NULL, &e1), ==, 1);
+	g_assert_nonnull(strstr(e1, "run before the build changed"));
+	tu_write(qid, "version=7.2\n");
+	tu_write(f->scenario, changed);
+	g_assert_cmpint(matrix_into(f, "r", args, NULL, NULL, &e2), ==, 1);
+	g_assert_nonnull(strstr(e2, "run before the scenario file's text changed"));
+	tu_write(f->scenario, scenario);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1314,6 +1343,7 @@ int main(int argc, char **argv)
 	ADD("/matrix/cmd/merge-equal", test_merge_equal);
 	ADD("/matrix/cmd/merge-seeds", test_merge_seeds);
 	ADD("/matrix/cmd/merge-refused", test_merge_refused);
+	ADD("/matrix/cmd/resume-refused", test_resume_refused);
 #undef ADD
 	return g_test_run();
 }
