@@ -72,8 +72,11 @@ expect never-listens 1 'QEMU did not start: no QMP socket within 30 s' "$status"
 
 # 1c. A user who may not reach the build's QEMU (the cache in root's home):
 #     named as out of reach, not as "not found". As root, with runuser.
+#     (Only where nobody can run the rig and read the scenario: a checkout
+#     in a private directory, as mktemp -d makes, has neither.)
 if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1 &&
-	runuser -u nobody -- test -x "$irqstorm" &&
+	runuser -u nobody -- test -x "$(realpath "$irqstorm")" &&
+	runuser -u nobody -- test -r "$scenario" &&
 	! runuser -u nobody -- test -x "$qemu_dir/qemu-system-x86_64"; then
 	mkdir -m 0777 "$work/nobody"
 	chmod 0711 "$work"
@@ -86,7 +89,7 @@ if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null && id nobody >/dev/null
 		"$work/nobody.err" || fail "nobody: $(cat "$work/nobody.err")"
 	echo "ok: nobody: $(cat "$work/nobody.err")"
 else
-	echo "skip: a user who cannot reach QEMU (needs root, runuser, and a QEMU out of nobody's reach)"
+	echo "skip: a user who cannot reach QEMU (needs root, runuser, a rig and scenario nobody can reach, and a QEMU out of nobody's reach)"
 fi
 
 # 2. The guest never finishes: init is `yes`, forever. Bounded by [run] timeout.
