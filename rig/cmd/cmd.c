@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "core/json-build.h"
 
 int irqstorm_exit_code(IrqstormVerdict verdict)
@@ -282,4 +283,11 @@ void irqstorm_table_render_row(IrqstormTable *t, guint i, GString *out)
 	g_return_if_fail(i < t->rows->len);
 	lay_out(t);
 	render_row(t, i, out);
+}
+
+IrqstormGuestBuilder irqstorm_cmd_guest_builder(void)
+{
+	return (IrqstormGuestBuilder) {
+		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
+	};
 }

@@ -22,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "core/checks.h"
+#include "core/guest-build.h"
 
 G_BEGIN_DECLS
 
@@ -111,5 +112,9 @@ void irqstorm_table_render(IrqstormTable *t, GString *out);
 void irqstorm_table_render_row(IrqstormTable *t, guint i, GString *out);
 
 G_END_DECLS
+
+/* Where `run` and `matrix` build missing guest parts: this build's
+ * directory, with the checkout's scripts (docs/building.md). */
+IrqstormGuestBuilder irqstorm_cmd_guest_builder(void);
 
 #endif /* IRQSTORM_CMD_H */

@@ -248,21 +248,32 @@ GPtrArray *irqstorm_matrix_cells(GPtrArray *varies, GError **error)
 	return g_steal_pointer(&cells);
 }
 
+/* The value of option name (--name X or --name=X) among opts, or dflt. */
+static const char *option_value(char **opts, const char *name, const char *dflt)
+{
+	gsize len = strlen(name);
+	const char *v = dflt;
+
+	for (gsize i = 0; opts && opts[i]; i++) {
+		if (!strcmp(opts[i], name) && opts[i + 1])
+			v = opts[i + 1];
+		else if (!strncmp(opts[i], name, len) && opts[i][len] == '=')
+			v = opts[i] + len + 1;
+	}
+	return v;
+}
+
 /* Do the cells take their guest parts from the build directory (and so
  * get them built on first use)? Not with a directory option after "--", nor
  * when another irqstorm runs the cells: it builds what it needs. */
 static gboolean own_parts(char **passthrough)
 {
-	static const char *const dirs[] = { "--qemu-dir", "--kernel-dir", "--initrd-dir", NULL };
 	const char *env = g_getenv("IRQSTORM_RUN_BINARY");
 
-	if (env && *env)
-		return FALSE;
-	for (gsize i = 0; passthrough && passthrough[i]; i++)
-		for (gsize k = 0; dirs[k]; k++)
-			if (g_str_has_prefix(passthrough[i], dirs[k]))
-				return FALSE;
-	return TRUE;
+	return !(env && *env) &&
+	       !option_value(passthrough, "--qemu-dir", NULL) &&
+	       !option_value(passthrough, "--kernel-dir", NULL) &&
+	       !option_value(passthrough, "--initrd-dir", NULL);
 }
 
 /* Add sc's flavour to build when its parts are missing. */
@@ -381,21 +392,6 @@ gboolean irqstorm_matrix_plan(IrqstormMatrixPlan *plan, GError **error)
 		return FALSE;
 	}
 	return irqstorm_matrix_check_same(plan, error);
-}
-
-/* The value of option name (--name X or --name=X) among opts, or dflt. */
-static const char *option_value(char **opts, const char *name, const char *dflt)
-{
-	gsize len = strlen(name);
-	const char *v = dflt;
-
-	for (gsize i = 0; opts && opts[i]; i++) {
-		if (!strcmp(opts[i], name) && opts[i + 1])
-			v = opts[i + 1];
-		else if (!strncmp(opts[i], name, len) && opts[i][len] == '=')
-			v = opts[i] + len + 1;
-	}
-	return v;
 }
 
 /* Member file of identity: the text of dir/file, or null. */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
 #include "core/guest-build.h"
 
 static const char matrix_description[] =
@@ -197,9 +196,7 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
  * once here, before any cell starts, rather than by cells side by side. */
 static gboolean build_parts(const IrqstormMatrixPlan *plan, GError **error)
 {
-	const IrqstormGuestBuilder builder = {
-		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
-	};
+	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	g_autofree char *list = NULL;
 
 	if (!plan->build || plan->build->len == 1)

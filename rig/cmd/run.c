@@ -112,9 +112,9 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 {
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
-	g_autofree char *qemu = g_build_filename(set->qemu_dir, "qemu-system-x86_64", NULL);
-	g_autofree char *kernel = g_strdup_printf("%s/bzImage-%s", set->kernel_dir,
-						  sc->flavour);
+	g_autofree char *qemu = g_build_filename(set->qemu_dir, IRQSTORM_MACHINE_QEMU_NAME, NULL);
+	g_autofree char *kname = irqstorm_machine_kernel_name(sc);
+	g_autofree char *kernel = g_build_filename(set->kernel_dir, kname, NULL);
 	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
 	g_autofree char *initrd = g_build_filename(set->initrd_dir, iname, NULL);
 	IrqstormMachinePaths p = {
@@ -201,9 +201,7 @@ int irqstorm_cmd_run(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	IrqstormRunSettings set;
-	const IrqstormGuestBuilder builder = {
-		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
-	};
+	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	gboolean own_parts;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))

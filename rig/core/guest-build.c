@@ -29,9 +29,9 @@ static gboolean present(const char *dir, const char *name)
 char *irqstorm_guest_missing(const IrqstormRunSettings *set)
 {
 	const IrqstormScenario *sc = set->scenario;
-	g_autofree char *kname = g_strdup_printf("bzImage-%s", sc->flavour);
+	g_autofree char *kname = irqstorm_machine_kernel_name(sc);
 	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
-	gboolean qemu = !present(set->qemu_dir, "qemu-system-x86_64");
+	gboolean qemu = !present(set->qemu_dir, IRQSTORM_MACHINE_QEMU_NAME);
 	gboolean kernel = !present(set->kernel_dir, kname) ||
 			  !present(set->initrd_dir, iname);
 

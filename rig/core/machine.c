@@ -319,6 +319,12 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 	return g_string_free(out, FALSE);
 }
 
+/* The kernel a run boots: its flavour's. */
+char *irqstorm_machine_kernel_name(const IrqstormScenario *sc)
+{
+	return g_strdup_printf("bzImage-%s", sc->flavour);
+}
+
 /* The initramfs a run boots: the flavour's, with cyclictest when asked. */
 char *irqstorm_machine_initrd_name(const IrqstormScenario *sc)
 {

@@ -25,6 +25,10 @@ typedef struct {
 GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 			    const IrqstormMachinePaths *p);
 char *irqstorm_machine_guest_conf(const IrqstormScenario *sc);
+/* The guest parts' file names in their directories, as the build writes
+ * them (scripts/build-qemu.sh, build-kernel.sh, build-initramfs.sh). */
+#define IRQSTORM_MACHINE_QEMU_NAME "qemu-system-x86_64"
+char *irqstorm_machine_kernel_name(const IrqstormScenario *sc);
 char *irqstorm_machine_initrd_name(const IrqstormScenario *sc);
 char *irqstorm_argv_to_shell(const char *const *argv);
 

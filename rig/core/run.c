@@ -121,12 +121,12 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 			    GError **error)
 {
 	const IrqstormScenario *sc = set->scenario;
-	g_autofree char *kname = g_strdup_printf("bzImage-%s", sc->flavour);
+	g_autofree char *kname = irqstorm_machine_kernel_name(sc);
 	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
 	g_autofree char *conf = irqstorm_machine_guest_conf(sc);
 	int fd;
 
-	p->qemu_path = artifact(set->qemu_dir, "qemu-system-x86_64", X_OK, error);
+	p->qemu_path = artifact(set->qemu_dir, IRQSTORM_MACHINE_QEMU_NAME, X_OK, error);
 	if (!p->qemu_path)
 		return FALSE;
 	p->kernel_path = artifact(set->kernel_dir, kname, R_OK, error);
