@@ -55,6 +55,7 @@ REG32(ACK, IRQSTORM_REG_ACK)
 REG32(GUEST_ERRORS, IRQSTORM_REG_GUEST_ERRORS)
 REG32(PROBE, IRQSTORM_REG_PROBE)
 REG32(IRQ_MODE, IRQSTORM_REG_IRQ_MODE)
+REG32(TRIGGER, IRQSTORM_REG_TRIGGER)
 /* Channel-relative registers, inside each channel's block. */
 REG32(CH_SEQ, IRQSTORM_CH_SEQ)
 REG32(CH_RAISED, IRQSTORM_CH_RAISED)
@@ -63,6 +64,7 @@ REG32(CH_READY, IRQSTORM_CH_READY)
 REG32(CH_PIO_LEFT, IRQSTORM_CH_PIO_LEFT)
 REG32(CH_PENDING, IRQSTORM_CH_PENDING)
 REG32(CH_CLAIM, IRQSTORM_CH_CLAIM)
+REG32(CH_TRIGGERS_LEFT, IRQSTORM_CH_TRIGGERS_LEFT)
 
 #define IRQSTORM_NCHAN          IRQSTORM_NUM_CHANNELS
 #define IRQSTORM_DEPTH          IRQSTORM_QUEUE_DEPTH
@@ -119,6 +121,9 @@ typedef struct IrqstormChannel {
     uint32_t pio_words;
     uint64_t ready_delay_ns;
     int32_t ready_channel;              /* -1: ready after ready_delay_ns */
+    uint64_t trigger_start_ns;
+    uint64_t trigger_stop_ns;
+    uint64_t trigger_step_ns;
 
     /* schedule */
     int64_t last_deadline;              /* of the last firing, or the start */
@@ -126,6 +131,8 @@ typedef struct IrqstormChannel {
     uint32_t burst_pos;
     uint64_t rng;
     bool armed;
+    uint64_t trigger_next;              /* triggered: offsets used this storm */
+    uint32_t trigger_offset;            /* of the firing the last one armed */
 
     /* queued events, oldest first: a ring, in raise (and seq) order */
     IrqstormEvent queue[IRQSTORM_DEPTH];
@@ -294,7 +301,7 @@ static void irqstorm_log_publish(IrqstormState *s,
     slot->cpu_thread = r->cpu_thread;
     slot->cpu_done = r->cpu_done;
     slot->reserved0 = 0;
-    slot->reserved1 = 0;
+    slot->offset = cpu_to_le32(r->offset);
     DEV_CTR(s, PUBLISHED)++;
     /* The record must be visible before the index that publishes it. */
     qatomic_store_release(&s->log->producer,
@@ -399,6 +406,10 @@ static IrqstormEvent *irqstorm_enqueue(IrqstormChannel *ch, int64_t now,
     if (ch->count) {
         ev->rec.flags |= IRQSTORM_REC_OVERLAP;
         ev->rec.coalesced = ch->count;
+    }
+    if (ch->pattern == IRQSTORM_PATTERN_TRIGGERED) {
+        ev->rec.flags |= IRQSTORM_REC_TRIGGERED;
+        ev->rec.offset = ch->trigger_offset;
     }
     ev->pio_left = ch->pio_words;
     if (ch->ready_channel >= 0) {
@@ -509,7 +520,8 @@ static int64_t irqstorm_first_gap(IrqstormChannel *ch)
     case IRQSTORM_PATTERN_POISSON:
         return irqstorm_poisson_gap(ch);
     case IRQSTORM_PATTERN_OFF:
-        return -1;
+    case IRQSTORM_PATTERN_TRIGGERED:
+        return -1;      /* nothing until a trigger */
     default:
         return ch->period_ns;
     }
@@ -563,6 +575,12 @@ static void irqstorm_channel_retime(IrqstormChannel *ch)
         ch->armed = false;
         return;
     }
+    if (ch->pattern == IRQSTORM_PATTERN_TRIGGERED) {
+        /* Only a trigger arms it: a change cancels a firing to come. */
+        timer_del(&ch->timer);
+        ch->armed = false;
+        return;
+    }
     if (!ch->armed) {
         irqstorm_channel_start(ch);
         return;
@@ -585,6 +603,9 @@ static void irqstorm_storm_begin(IrqstormState *s, int64_t now)
     DEV_CTR(s, STORM_BACKLOG) = 0;
     if (s->storm_ns) {
         timer_mod_ns(&s->end_timer, now + s->storm_ns);
+    }
+    for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
+        s->ch[i].trigger_next = 0;      /* each storm sweeps anew */
     }
 }
 
@@ -655,6 +676,71 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
         irqstorm_dequeue(ch);
     }
     irqstorm_update_intx(s);
+}
+
+/* triggered: the offsets of the sweep not used yet. */
+static uint64_t irqstorm_triggers_left(IrqstormChannel *ch)
+{
+    uint64_t n;
+
+    if (ch->pattern != IRQSTORM_PATTERN_TRIGGERED ||
+        ch->trigger_stop_ns < ch->trigger_start_ns) {
+        return 0;
+    }
+    n = (ch->trigger_stop_ns - ch->trigger_start_ns) / ch->trigger_step_ns + 1;
+    return n > ch->trigger_next ? n - ch->trigger_next : 0;
+}
+
+/* Why channel ch cannot be triggered now, or NULL. */
+static const char *irqstorm_trigger_refusal(IrqstormChannel *ch)
+{
+    if (ch->pattern != IRQSTORM_PATTERN_TRIGGERED) {
+        return "its pattern is not triggered";
+    }
+    if (!irqstorm_active(ch)) {
+        return "it is not running";
+    }
+    if (ch->armed) {
+        return "its last trigger's firing is still to come";
+    }
+    if (!irqstorm_triggers_left(ch)) {
+        return "its sweep is over";
+    }
+    return NULL;
+}
+
+/*
+ * Arm each channel of mask to raise the sweep's next offset from now:
+ * trigger-start-ns + k * trigger-step-ns for the storm's k-th trigger.
+ */
+static void irqstorm_trigger(IrqstormState *s, uint32_t mask)
+{
+    int64_t now = irqstorm_now();
+
+    if (mask & ~MAKE_64BIT_MASK(0, IRQSTORM_NCHAN)) {
+        irqstorm_guest_error(s, "TRIGGER of nonexistent channels 0x%x", mask);
+    }
+    for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
+        IrqstormChannel *ch = &s->ch[i];
+        const char *why;
+
+        if (!(mask & (1u << i))) {
+            continue;
+        }
+        why = irqstorm_trigger_refusal(ch);
+        if (why) {
+            irqstorm_guest_error(s, "TRIGGER of channel %u: %s", i, why);
+            continue;
+        }
+        ch->trigger_offset = ch->trigger_start_ns +
+                             ch->trigger_next++ * ch->trigger_step_ns;
+        CH_CTR(ch, TRIGGERS)++;
+        ch->last_deadline = now;
+        ch->next_deadline = now + ch->trigger_offset;
+        ch->armed = true;
+        timer_mod_ns(&ch->timer, ch->next_deadline);
+        trace_irqstorm_trigger(i, ch->trigger_offset, ch->next_deadline);
+    }
 }
 
 /* The stamps the guest writes: include/irqstorm/abi.h. */
@@ -793,6 +879,8 @@ static uint64_t irqstorm_ch_read(IrqstormState *s, unsigned n, hwaddr reg)
         return ch->count;
     case A_CH_CLAIM:
         return irqstorm_claim(ch);
+    case A_CH_TRIGGERS_LEFT:
+        return MIN(irqstorm_triggers_left(ch), UINT32_MAX);
     }
     irqstorm_guest_error(s, "read of unknown channel %u register 0x%"
                          HWADDR_PRIx, n, reg);
@@ -876,6 +964,9 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
         break;
     case A_PROBE:
         irqstorm_probe(s, val);
+        break;
+    case A_TRIGGER:
+        irqstorm_trigger(s, val);
         break;
     default:
         irqstorm_guest_error(s, "write 0x%" PRIx64 " to read-only or unknown "
@@ -1259,6 +1350,7 @@ static void irqstorm_reset(DeviceState *dev)
 
         timer_del(&ch->timer);
         ch->armed = false;
+        ch->trigger_next = 0;
         while (ch->count) {
             irqstorm_dequeue(ch);
         }
@@ -1271,8 +1363,8 @@ static void irqstorm_reset(DeviceState *dev)
 
 static const VMStateDescription vmstate_irqstorm_event = {
     .name = "irqstorm/event",
-    .version_id = 3,
-    .minimum_version_id = 3,
+    .version_id = 4,
+    .minimum_version_id = 4,
     .fields = (VMStateField[]) {
         VMSTATE_UINT64(rec.seq, IrqstormEvent),
         VMSTATE_UINT64(rec.t_raise, IrqstormEvent),
@@ -1286,6 +1378,7 @@ static const VMStateDescription vmstate_irqstorm_event = {
         VMSTATE_UINT8(rec.cpu_hardirq, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_thread, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_done, IrqstormEvent),
+        VMSTATE_UINT32(rec.offset, IrqstormEvent),
         VMSTATE_BOOL(settled, IrqstormEvent),
         VMSTATE_UINT32(pio_left, IrqstormEvent),
         VMSTATE_UINT64(ready_mark, IrqstormEvent),
@@ -1301,7 +1394,8 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
     if (ch->head >= IRQSTORM_DEPTH || ch->count > IRQSTORM_DEPTH ||
         ch->claimed > ch->count ||
         ch->pattern >= IRQSTORM_PATTERN_COUNT ||
-        ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN) {
+        ch->ready_channel < -1 || ch->ready_channel >= (int)IRQSTORM_NCHAN ||
+        !ch->trigger_step_ns) {
         return -EINVAL;
     }
     return 0;
@@ -1309,8 +1403,8 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_irqstorm_channel = {
     .name = "irqstorm/channel",
-    .version_id = 3,
-    .minimum_version_id = 3,
+    .version_id = 4,
+    .minimum_version_id = 4,
     .post_load = irqstorm_channel_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_TIMER(timer, IrqstormChannel),
@@ -1323,12 +1417,17 @@ static const VMStateDescription vmstate_irqstorm_channel = {
         VMSTATE_UINT32(pio_words, IrqstormChannel),
         VMSTATE_UINT64(ready_delay_ns, IrqstormChannel),
         VMSTATE_INT32(ready_channel, IrqstormChannel),
+        VMSTATE_UINT64(trigger_start_ns, IrqstormChannel),
+        VMSTATE_UINT64(trigger_stop_ns, IrqstormChannel),
+        VMSTATE_UINT64(trigger_step_ns, IrqstormChannel),
+        VMSTATE_UINT64(trigger_next, IrqstormChannel),
+        VMSTATE_UINT32(trigger_offset, IrqstormChannel),
         VMSTATE_INT64(last_deadline, IrqstormChannel),
         VMSTATE_INT64(next_deadline, IrqstormChannel),
         VMSTATE_UINT32(burst_pos, IrqstormChannel),
         VMSTATE_UINT64(rng, IrqstormChannel),
         VMSTATE_BOOL(armed, IrqstormChannel),
-        VMSTATE_STRUCT_ARRAY(queue, IrqstormChannel, IRQSTORM_DEPTH, 3,
+        VMSTATE_STRUCT_ARRAY(queue, IrqstormChannel, IRQSTORM_DEPTH, 4,
                              vmstate_irqstorm_event, IrqstormEvent),
         VMSTATE_UINT32(head, IrqstormChannel),
         VMSTATE_UINT32(count, IrqstormChannel),
@@ -1350,7 +1449,7 @@ static const VMStateDescription vmstate_irqstorm = {
         VMSTATE_TIMER(end_timer, IrqstormState),
         VMSTATE_UINT64(next_seq, IrqstormState),
         VMSTATE_UINT64_ARRAY(ctr, IrqstormState, IRQSTORM_DEVICE_COUNTER_COUNT),
-        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 3,
+        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 4,
                              vmstate_irqstorm_channel, IrqstormChannel),
         VMSTATE_END_OF_LIST()
     }

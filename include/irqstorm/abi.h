@@ -27,7 +27,7 @@
 #include <stdint.h>
 #endif
 
-#define IRQSTORM_ABI_VERSION		3u
+#define IRQSTORM_ABI_VERSION		4u
 
 /* ---- PCI identity ---------------------------------------------------- */
 #define IRQSTORM_PCI_VENDOR_ID		0x1234	/* QEMU's experimental vendor */
@@ -73,6 +73,15 @@
 #define   IRQSTORM_IRQ_MODE_INTX	0u	/* level, INTx pin A, shared */
 #define   IRQSTORM_IRQ_MODE_MSI		1u	/* edge, MSI vector n % enabled */
 #define   IRQSTORM_IRQ_MODE_MSIX	2u	/* edge, MSI-X vector n */
+/*
+ * WO: bit n: trigger channel n, whose pattern is "triggered": it raises
+ * exactly the sweep's next offset (ns of virtual time) after this write,
+ * once. The guest writes it at the start of the code it wants an
+ * interrupt aimed into; a trigger of a channel not running a triggered
+ * pattern, with its last firing still to come, or with no offset left
+ * (IRQSTORM_CH_TRIGGERS_LEFT) is a guest error and arms nothing.
+ */
+#define IRQSTORM_REG_TRIGGER		0x03c
 
 /* Per-channel blocks: channel n's register r is at CH_BASE + n*CH_STRIDE + r. */
 #define IRQSTORM_REG_CH_BASE		0x100
@@ -92,6 +101,12 @@
  * interrupts may stand for several), in the order they must be acked.
  */
 #define IRQSTORM_CH_CLAIM		0x14
+/*
+ * RO: triggered pattern: the offsets of the sweep not used yet (saturated
+ * at 0xffffffff); 0 for other patterns, and once the sweep is over. A
+ * storm's start (RUN set) starts the sweep over.
+ */
+#define IRQSTORM_CH_TRIGGERS_LEFT	0x18
 
 #define IRQSTORM_REG_CH(n, r) \
 	(IRQSTORM_REG_CH_BASE + (n) * IRQSTORM_REG_CH_STRIDE + (r))
@@ -175,6 +190,7 @@ struct irqstorm_log_header {
 #define IRQSTORM_REC_MSIX		(1u << 7) /* raised as an MSI-X message */
 #define IRQSTORM_REC_OVERLAP		(1u << 8) /* edge: earlier events pending */
 #define IRQSTORM_REC_PROBE		(1u << 9) /* a probe record (see above) */
+#define IRQSTORM_REC_TRIGGERED		(1u << 10) /* raised by a trigger: offset */
 
 #define IRQSTORM_CPU_NONE		0xffu	/* cpu_* of a stage not stamped */
 
@@ -193,7 +209,8 @@ struct irqstorm_record {
 	uint8_t cpu_thread;
 	uint8_t cpu_done;
 	uint8_t reserved0;
-	uint32_t reserved1;
+	/* REC_TRIGGERED: ns from the trigger to the raise (the sweep's offset) */
+	uint32_t offset;
 };
 
 /*

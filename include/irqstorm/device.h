@@ -26,7 +26,9 @@
 	  "exponential gaps of mean period-ns, from seed")		\
 	X(BURST, "burst",						\
 	  "burst firings period-ns apart, then gap-ns to the next")	\
-	X(ONESHOT, "oneshot", "once, period-ns after the start")
+	X(ONESHOT, "oneshot", "once, period-ns after the start")	\
+	X(TRIGGERED, "triggered",					\
+	  "once per guest trigger, the sweep's next offset after it")
 
 #define IRQSTORM_PATTERN_ENUM(id, name, help)	IRQSTORM_PATTERN_##id,
 enum irqstorm_pattern {
@@ -42,6 +44,8 @@ enum irqstorm_pattern {
 #define IRQSTORM_MAX_NS			1000000000000ULL	/* 1000 s */
 #define IRQSTORM_MAX_BURST		1000000ULL
 #define IRQSTORM_MAX_PIO_WORDS		(1ULL << 24)
+/* A trigger's offset fits the record's 32-bit offset field: at most 4 s. */
+#define IRQSTORM_MAX_TRIGGER_NS		4000000000ULL
 
 /*
  * QOM properties chN-<name> of each channel n, settable on -device and
@@ -56,7 +60,7 @@ enum irqstorm_pattern {
 #define IRQSTORM_CHANNEL_PROPS(X)					\
 	X(PATTERN, pattern, "pattern", PATTERN, 0, IRQSTORM_PATTERN_COUNT - 1, \
 	  IRQSTORM_PATTERN_OFF, 1,					\
-	  "off, periodic, poisson, burst or oneshot")			\
+	  "off, periodic, poisson, burst, oneshot or triggered")	\
 	X(PERIOD_NS, period_ns, "period-ns", U64,			\
 	  IRQSTORM_MIN_PERIOD_NS, IRQSTORM_MAX_NS, 1000000, 1,		\
 	  "period; Poisson mean; burst spacing; one-shot delay")	\
@@ -76,7 +80,16 @@ enum irqstorm_pattern {
 	  "busy-wait: READY this long after the raise")			\
 	X(READY_CHANNEL, ready_channel, "ready-channel", I32, -1,	\
 	  IRQSTORM_NUM_CHANNELS - 1, -1, 0,				\
-	  "busy-wait: READY once that channel completed an event (-1: use ready-delay-ns)")
+	  "busy-wait: READY once that channel completed an event (-1: use ready-delay-ns)") \
+	X(TRIGGER_START_NS, trigger_start_ns, "trigger-start-ns", U64, 0, \
+	  IRQSTORM_MAX_TRIGGER_NS, 0, 0,				\
+	  "triggered: the sweep's first offset from a trigger, ns")	\
+	X(TRIGGER_STOP_NS, trigger_stop_ns, "trigger-stop-ns", U64, 0,	\
+	  IRQSTORM_MAX_TRIGGER_NS, 0, 0,				\
+	  "triggered: its last offset, ns (none below the first)")	\
+	X(TRIGGER_STEP_NS, trigger_step_ns, "trigger-step-ns", U64, 1,	\
+	  IRQSTORM_MAX_TRIGGER_NS, 8, 0,				\
+	  "triggered: from one trigger's offset to the next's, ns")
 
 #define IRQSTORM_CHANNEL_PROP_ENUM(id, f, name, type, min, max, dflt, t, h) \
 	IRQSTORM_CHANNEL_PROP_##id,
@@ -125,7 +138,9 @@ enum irqstorm_channel_prop {
 	  "queued events not handled yet")				\
 	X(PIO_READS, pio_reads, "pio-reads", SUM, "PIO data words read") \
 	X(READY_POLLS, ready_polls, "ready-polls", SUM,			\
-	  "busy-wait status polls")
+	  "busy-wait status polls")					\
+	X(TRIGGERS, triggers, "triggers", SUM,				\
+	  "triggered: guest triggers that armed a firing")
 
 #define IRQSTORM_DEVICE_COUNTERS(X)					\
 	X(PUBLISHED, published, "log-published",			\

@@ -53,7 +53,9 @@
 	X(hotplug_cpu, "", "CPU taken offline at 1/4 of the storm, online at 3/4") \
 	X(irq_flip_us, "", "move the serviced IRQs to the next CPU every N us") \
 	X(sync_irq, "", "CH:OTHER: CH's thread calls synchronize_irq() on OTHER's IRQ") \
-	X(load_prio, "", "load the driver at this SCHED_FIFO priority")
+	X(load_prio, "", "load the driver at this SCHED_FIFO priority")	\
+	X(section, "", "KIND:US:CH: aim CH's triggered interrupt into KIND sections of US us") \
+	X(section_cpu, "0", "the CPU the section runs on")
 
 /*
  * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/
@@ -92,6 +94,7 @@
 	X(freed, "yes: free_irq ran during the storm")			\
 	X(thread_sched, "per channel: its IRQ thread's policy:priority") \
 	X(i8042, "the i8042 region: completed:NS, timeout:NS or none")	\
+	X(section, "the section sweep: done:N, ended:N, timeout:N or none (N sections run)") \
 	X(probe_samples, "the probe's wake-ups during the storm")	\
 	X(probe_max_ns, "their worst lateness, ns")			\
 	X(probe_avg_ns, "their average lateness, ns")			\
@@ -99,5 +102,25 @@
 	X(cyclictest_min_us, "its minimum latency, us")			\
 	X(cyclictest_avg_us, "its average latency, us")			\
 	X(cyclictest_max_us, "its maximum latency, us")
+
+/*
+ * The kinds of section a triggered sweep aims its interrupt into (the
+ * driver's "section" sysfs file, guest.conf's section): X(ID, "name",
+ * "what the section holds").
+ */
+#define IRQSTORM_GUEST_SECTIONS(X)					\
+	X(IRQS_OFF, "irqs_off", "local_irq_save(): hard interrupts off")	\
+	X(PREEMPT_OFF, "preempt_off", "preempt_disable()")		\
+	X(BH_OFF, "bh_off", "local_bh_disable(): on PREEMPT_RT a per-CPU lock") \
+	X(SPINLOCK, "spinlock", "spin_lock(): on PREEMPT_RT a sleeping lock") \
+	X(RAW_SPINLOCK, "raw_spinlock", "raw_spin_lock(): preemption off on every kernel")
+
+#define IRQSTORM_GUEST_SECTION_ENUM(id, name, help)	IRQSTORM_SECTION_##id,
+enum irqstorm_guest_section {
+	IRQSTORM_GUEST_SECTIONS(IRQSTORM_GUEST_SECTION_ENUM)
+	IRQSTORM_SECTION_COUNT
+};
+
+#undef IRQSTORM_GUEST_SECTION_ENUM
 
 #endif /* IRQSTORM_GUEST_H */

@@ -39,10 +39,15 @@
  *
  * The "i8042" sysfs file runs the 2004 i8042 pattern on demand: with
  * preemption disabled, spin until a channel's interrupt has been handled.
+ * The "section" file runs a triggered sweep: a section of code of a chosen
+ * kind, again and again, each time arming the device to raise a channel's
+ * interrupt a sweep's next offset into it.
  *
  * Register map: include/irqstorm/abi.h (docs/abi.md).
  */
 #include <linux/atomic.h>
+#include <linux/bottom_half.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
@@ -53,6 +58,7 @@
 #include <linux/pci.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -169,9 +175,13 @@ struct irqstorm {
 	struct irqstorm_chan ch[NCH];
 	/* Serialises freeing a channel's IRQ (the free attribute). */
 	struct mutex lock;
-	/* Serialises runs of the i8042 region and guards their result. */
-	struct mutex i8042_lock;
+	/* Serialises runs of the regions (i8042, section), guards results. */
+	struct mutex region_lock;
 	char i8042_result[48];
+	char section_result[48];
+	/* What the spinlock and raw_spinlock sections hold. */
+	spinlock_t section_lock;
+	raw_spinlock_t section_raw_lock;
 };
 
 static u32 irqstorm_read(struct irqstorm *st, unsigned int reg)
@@ -558,7 +568,7 @@ static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
 	if (!READ_ONCE(c->active))
 		return -ENODEV;
 
-	mutex_lock(&st->i8042_lock);
+	mutex_lock(&st->region_lock);
 	preempt_disable();
 	before = atomic64_read(&c->handled);
 	start = ktime_get();
@@ -570,7 +580,7 @@ static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
 	preempt_enable();
 	snprintf(st->i8042_result, sizeof(st->i8042_result), "%s %lld",
 		 done ? "completed" : "timeout", ktime_to_ns(ktime_sub(end, start)));
-	mutex_unlock(&st->i8042_lock);
+	mutex_unlock(&st->region_lock);
 	return count;
 }
 
@@ -580,12 +590,142 @@ static ssize_t i8042_show(struct device *dev, struct device_attribute *attr,
 	struct irqstorm *st = dev_get_drvdata(dev);
 	ssize_t len;
 
-	mutex_lock(&st->i8042_lock);
+	mutex_lock(&st->region_lock);
 	len = sysfs_emit(buf, "%s\n", st->i8042_result);
-	mutex_unlock(&st->i8042_lock);
+	mutex_unlock(&st->region_lock);
 	return len;
 }
 static DEVICE_ATTR_RW(i8042);
+
+#define IRQSTORM_SECTION_NAME(id, name, ...)	\
+	[IRQSTORM_SECTION_##id] = name,
+static const char * const section_names[] = {
+	IRQSTORM_GUEST_SECTIONS(IRQSTORM_SECTION_NAME)
+};
+
+#undef IRQSTORM_SECTION_NAME
+
+/* A section's body: arm c's trigger, then run for us microseconds. */
+static void irqstorm_section_body(struct irqstorm_chan *c, unsigned int us)
+{
+	u64 end;
+
+	irqstorm_write(c->st, IRQSTORM_REG_TRIGGER, BIT(c->index));
+	end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+/* One section of the kind asked, c's trigger armed at its start. */
+static void irqstorm_section(struct irqstorm *st, struct irqstorm_chan *c,
+			     int kind, unsigned int us)
+{
+	unsigned long flags;
+
+	switch (kind) {
+	case IRQSTORM_SECTION_IRQS_OFF:
+		local_irq_save(flags);
+		irqstorm_section_body(c, us);
+		local_irq_restore(flags);
+		break;
+	case IRQSTORM_SECTION_PREEMPT_OFF:
+		preempt_disable();
+		irqstorm_section_body(c, us);
+		preempt_enable();
+		break;
+	case IRQSTORM_SECTION_BH_OFF:
+		local_bh_disable();
+		irqstorm_section_body(c, us);
+		local_bh_enable();
+		break;
+	case IRQSTORM_SECTION_SPINLOCK:
+		spin_lock(&st->section_lock);
+		irqstorm_section_body(c, us);
+		spin_unlock(&st->section_lock);
+		break;
+	case IRQSTORM_SECTION_RAW_SPINLOCK:
+		raw_spin_lock(&st->section_raw_lock);
+		irqstorm_section_body(c, us);
+		raw_spin_unlock(&st->section_raw_lock);
+		break;
+	}
+}
+
+/* Sleep until c handled an event after before; false after a second. */
+static bool irqstorm_wait_handled(struct irqstorm_chan *c, s64 before)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), MSEC_PER_SEC);
+
+	while (atomic64_read(&c->handled) == before) {
+		if (ktime_after(ktime_get(), end))
+			return false;
+		usleep_range(10, 20);
+	}
+	return true;
+}
+
+/*
+ * The triggered sweep: write "KIND US CHANNEL" (KIND one of
+ * section_names) to run sections until the channel's sweep is over, each
+ * waiting for its interrupt to be handled before the next; read "done N",
+ * "ended N" (the storm ended first) or "timeout N" (an interrupt was not
+ * handled within a second), N the sections run. It runs in the writer's
+ * context: on its CPU, at its priority.
+ */
+static ssize_t section_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct irqstorm *st = dev_get_drvdata(dev);
+	const char *why = "done";
+	struct irqstorm_chan *c;
+	unsigned int ch, us;
+	char name[16];
+	u64 runs = 0;
+	s64 before;
+	int kind;
+
+	if (sscanf(buf, "%15s %u %u", name, &us, &ch) != 3 || ch >= NCH ||
+	    !us || us > USEC_PER_SEC)
+		return -EINVAL;
+	kind = match_string(section_names, ARRAY_SIZE(section_names), name);
+	if (kind < 0)
+		return kind;
+	c = &st->ch[ch];
+	if (!READ_ONCE(c->active))
+		return -ENODEV;
+
+	mutex_lock(&st->region_lock);
+	while (irqstorm_ch_read(c, IRQSTORM_CH_TRIGGERS_LEFT)) {
+		if (!(irqstorm_read(st, IRQSTORM_REG_CTRL) & IRQSTORM_CTRL_RUN)) {
+			why = "ended";
+			break;
+		}
+		before = atomic64_read(&c->handled);
+		irqstorm_section(st, c, kind, us);
+		if (!irqstorm_wait_handled(c, before)) {
+			why = "timeout";
+			break;
+		}
+		runs++;
+	}
+	snprintf(st->section_result, sizeof(st->section_result), "%s %llu",
+		 why, runs);
+	mutex_unlock(&st->region_lock);
+	return count;
+}
+
+static ssize_t section_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct irqstorm *st = dev_get_drvdata(dev);
+	ssize_t len;
+
+	mutex_lock(&st->region_lock);
+	len = sysfs_emit(buf, "%s\n", st->section_result);
+	mutex_unlock(&st->region_lock);
+	return len;
+}
+static DEVICE_ATTR_RW(section);
 
 /* The per-channel attributes are the guest protocol's (irqstorm/guest.h). */
 #define IRQSTORM_CH_ATTR_PTR(_name, ...)	(&dev_attr_##_name.attr),
@@ -595,6 +735,7 @@ static struct attribute *irqstorm_attrs[] = {
 	&dev_attr_irq_mode.attr,
 	&dev_attr_free.attr,
 	&dev_attr_i8042.attr,
+	&dev_attr_section.attr,
 	IRQSTORM_GUEST_CHANNEL_ATTRS(IRQSTORM_CH_ATTR_PTR)
 	NULL
 };
@@ -753,10 +894,13 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = devm_mutex_init(dev, &st->lock);
 	if (ret)
 		return ret;
-	ret = devm_mutex_init(dev, &st->i8042_lock);
+	ret = devm_mutex_init(dev, &st->region_lock);
 	if (ret)
 		return ret;
 	strscpy(st->i8042_result, "none", sizeof(st->i8042_result));
+	strscpy(st->section_result, "none", sizeof(st->section_result));
+	spin_lock_init(&st->section_lock);
+	raw_spin_lock_init(&st->section_raw_lock);
 	ret = irqstorm_parse_params(dev, st);
 	if (ret)
 		return ret;

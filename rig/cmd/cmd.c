@@ -9,6 +9,9 @@
 
 #include "config.h"
 #include "core/json-build.h"
+#include "core/report.h"
+#include "core/results.h"
+#include "core/run.h"
 
 int irqstorm_exit_code(IrqstormVerdict verdict)
 {
@@ -290,4 +293,30 @@ IrqstormGuestBuilder irqstorm_cmd_guest_builder(void)
 	return (IrqstormGuestBuilder) {
 		.source_dir = IRQSTORM_SOURCE_DIR, .build_dir = IRQSTORM_BUILD_DIR,
 	};
+}
+
+/*
+ * The run, then its results judged, written (summary.json records the
+ * exit status) and, unless quiet, printed.
+ */
+int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
+				const IrqstormGuestBuilder *builder)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormResults) res = NULL;
+	IrqstormRunOutcome *outcome;
+	gboolean written;
+	int code;
+
+	if (builder && !irqstorm_guest_ensure(builder, set, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	outcome = irqstorm_run(set, &err);
+	if (!outcome)
+		return irqstorm_cmd_fail("%s", err->message);
+	res = irqstorm_results_evaluate(set, outcome);
+	code = irqstorm_exit_code(res->checks->verdict);
+	written = irqstorm_results_write(res, code, &err);
+	if (!set->quiet)
+		irqstorm_results_print(res, stdout);
+	return written ? code : irqstorm_cmd_fail("%s", err->message);
 }

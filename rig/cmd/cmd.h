@@ -46,6 +46,15 @@ int irqstorm_cmd_compare(int argc, char **argv);	/* compare.c */
 int irqstorm_cmd_plot(int argc, char **argv);		/* plot.c */
 int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
 int irqstorm_cmd_merge(int argc, char **argv);		/* merge.c */
+int irqstorm_cmd_sweep(int argc, char **argv);		/* sweep.c */
+
+/*
+ * The run of set (after building the guest parts it lacks, with builder if
+ * given), its results judged, written (summary.json records the exit
+ * status) and, unless quiet, printed: the run's exit status.
+ */
+int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
+				const IrqstormGuestBuilder *builder);
 
 /* ---- options and errors ---- */
 

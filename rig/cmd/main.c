@@ -29,6 +29,8 @@ static const Command commands[] = {
 	  irqstorm_cmd_matrix },
 	{ "merge", "OUT DIR...", "put the shards of a matrix (--shard I/N) together",
 	  irqstorm_cmd_merge },
+	{ "sweep", "SCENARIO", "aim one interrupt at every offset of a section: worst case",
+	  irqstorm_cmd_sweep },
 	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
 	  irqstorm_cmd_plot },

@@ -155,6 +155,44 @@ static void figure(Plotter *p, const char *script, const char *params,
 	}
 }
 
+void irqstorm_plot_param(GString *e, const char *key, const char *value)
+{
+	param_str(e, key, value);
+}
+
+void irqstorm_plot_param_path(GString *e, const char *key, const char *path)
+{
+	param_path(e, key, path);
+}
+
+/* gnuplot and the scripts' directory; an error when gnuplot is missing. */
+static gboolean plotter_init(Plotter *p, GError **error)
+{
+	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
+
+	p->gnuplot = g_find_program_in_path("gnuplot");
+	if (!p->gnuplot) {
+		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
+			    "gnuplot not found: apt-get install gnuplot-nox");
+		return FALSE;
+	}
+	p->scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
+	return TRUE;
+}
+
+gboolean irqstorm_plot_png(const char *script, const char *params,
+			   const char *base, GError **error)
+{
+	g_auto(Plotter) p = { 0 };
+	g_autoptr(GString) e = g_string_new(params);
+	g_autofree char *output = g_strconcat(base, ".png", NULL);
+
+	if (!plotter_init(&p, error))
+		return FALSE;
+	param_str(e, "format", "png");
+	return gnuplot_run(&p, script, e->str, output, error);
+}
+
 /* ---- the figures ------------------------------------------------------ */
 
 typedef struct {
@@ -504,14 +542,12 @@ static guint parse_format(const char *format)
 /* gnuplot and the scripts; FALSE after saying gnuplot is missing. */
 static gboolean find_gnuplot(Plotter *p)
 {
-	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
+	g_autoptr(GError) err = NULL;
 
-	p->gnuplot = g_find_program_in_path("gnuplot");
-	if (!p->gnuplot) {
-		irqstorm_cmd_fail("gnuplot not found: apt-get install gnuplot-nox");
+	if (!plotter_init(p, &err)) {
+		irqstorm_cmd_fail("%s", err->message);
 		return FALSE;
 	}
-	p->scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
 	return TRUE;
 }
 

@@ -29,6 +29,18 @@ char *irqstorm_gnuplot_quote(const char *s);
  */
 char *irqstorm_gnuplot_path(const char *path);
 
+/* Append the -e parameter key='value' (a string), or key='path' (a file). */
+void irqstorm_plot_param(GString *e, const char *key, const char *value);
+void irqstorm_plot_param_path(GString *e, const char *key, const char *path);
+
+/*
+ * One figure for another command: plots/<script> (or $IRQSTORM_PLOTS_DIR's)
+ * drawn by gnuplot with the -e parameters params into base.png, written
+ * whole or not at all; prints its path.
+ */
+gboolean irqstorm_plot_png(const char *script, const char *params,
+			   const char *base, GError **error);
+
 /* name with every character outside [A-Za-z0-9._-] replaced by '_'. */
 char *irqstorm_plot_safe_name(const char *name);
 

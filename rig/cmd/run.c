@@ -11,8 +11,6 @@
 #include "config.h"
 #include "core/guest-build.h"
 #include "core/machine.h"
-#include "core/report.h"
-#include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
 
@@ -131,32 +129,6 @@ static int print_dry_run(const IrqstormScenario *sc, const IrqstormRunSettings *
 	return IRQSTORM_EXIT_PASSED;
 }
 
-/*
- * The run, then its results judged, written (summary.json records the
- * exit status) and, unless quiet, printed.
- */
-static int run_and_report(const IrqstormRunSettings *set,
-			  const IrqstormGuestBuilder *builder)
-{
-	g_autoptr(GError) err = NULL;
-	g_autoptr(IrqstormResults) res = NULL;
-	IrqstormRunOutcome *outcome;
-	gboolean written;
-	int code;
-
-	if (builder && !irqstorm_guest_ensure(builder, set, &err))
-		return irqstorm_cmd_fail("%s", err->message);
-	outcome = irqstorm_run(set, &err);
-	if (!outcome)
-		return irqstorm_cmd_fail("%s", err->message);
-	res = irqstorm_results_evaluate(set, outcome);
-	code = irqstorm_exit_code(res->checks->verdict);
-	written = irqstorm_results_write(res, code, &err);
-	if (!set->quiet)
-		irqstorm_results_print(res, stdout);
-	return written ? code : irqstorm_cmd_fail("%s", err->message);
-}
-
 /* irqstorm run SCENARIO [options] */
 int irqstorm_cmd_run(int argc, char **argv)
 {
@@ -228,5 +200,5 @@ int irqstorm_cmd_run(int argc, char **argv)
 	};
 	if (dry_run)
 		return print_dry_run(sc, &set);
-	return run_and_report(&set, own_parts ? &builder : NULL);
+	return irqstorm_cmd_run_and_report(&set, own_parts ? &builder : NULL);
 }

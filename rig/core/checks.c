@@ -181,6 +181,34 @@ static void check_protocol(Judge *j)
 			(char *)unknown->pdata[i]));
 }
 
+/*
+ * A triggered sweep aimed an interrupt at every offset: the guest ran a
+ * section per offset, the device armed a firing per section.
+ */
+static void check_sweep(Judge *j)
+{
+	const IrqstormScenario *sc = j->sc;
+	const char *s = irqstorm_console_value(j->con, IRQSTORM_RESULT_KEY(section));
+	guint64 want, runs;
+
+	if (!sc->section)
+		return;
+	want = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
+	if (!s || !g_str_has_prefix(s, "done:")) {
+		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+			"the section sweep did not finish (%s): %s", s ? s : "no report",
+			s && g_str_has_prefix(s, "ended:") ?
+			"the storm's bound ([run] duration + grace) came first; "
+			"give it a longer [run] duration" :
+			"an interrupt it aimed was not handled within a second"));
+		return;
+	}
+	runs = g_ascii_strtoull(s + strlen("done:"), NULL, 10);
+	check_eq(j, "sections the guest ran", runs, "offsets swept", want);
+	check_eq(j, "device triggers", j->out->device.ch[sc->section_channel].triggers,
+		 "offsets swept", want);
+}
+
 /* Cross-checks between the three witnesses: guest, device and host. */
 static void run_checks(Judge *j)
 {
@@ -197,6 +225,7 @@ static void run_checks(Judge *j)
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
 		if (mask & 1u << n)
 			check_channel(j, n);
+	check_sweep(j);
 	check_eq(j, "probe records read", d->probe_records, "device probes",
 		 j->out->device.probes);
 	if (sc->probe)

@@ -204,7 +204,7 @@ static void log_copy_record(const IrqstormLog *log, guint64 idx,
 	rec->flags = GUINT32_FROM_LE(rec->flags);
 	rec->coalesced = GUINT32_FROM_LE(rec->coalesced);
 	rec->work = GUINT32_FROM_LE(rec->work);
-	rec->reserved1 = GUINT32_FROM_LE(rec->reserved1);
+	rec->offset = GUINT32_FROM_LE(rec->offset);
 }
 
 /* Consume all records published so far; see logreader.h. */

@@ -300,6 +300,13 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		return g_strdup(sc->sync_irq);
 	case CONF_load_prio:
 		return v_opt_empty(sc->load_prio);
+	case CONF_section:
+		return sc->section ? g_strdup_printf("%s:%u:%u",
+						    irqstorm_section_name(sc->section),
+						    sc->section_us, sc->section_channel) :
+				     g_strdup("");
+	case CONF_section_cpu:
+		return g_strdup_printf("%u", sc->section_cpu);
 	case CONF_COUNT:
 		break;
 	}

@@ -145,7 +145,7 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 	}
 }
 
-/* The guest's real-time tasks: the probe, cyclictest, the i8042 region. */
+/* The guest's tasks: the probe, cyclictest, the i8042 region, the sweep. */
 static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
@@ -169,6 +169,9 @@ static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_max_us)) ?: "?");
 	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(i8042))) && g_strcmp0(s, "none"))
 		fprintf(out, "  i8042 region: %s\n", s);
+	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(section))) && g_strcmp0(s, "none"))
+		fprintf(out, "  section sweep (%s, %u us, on CPU %u): %s\n",
+			irqstorm_section_name(sc->section), sc->section_us, sc->section_cpu, s);
 }
 
 /* Each string of a, as "  prefix: string". */

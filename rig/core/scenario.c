@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include "stages.h"
+#include "irqstorm/guest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,6 +58,12 @@ static const char *const threading_names[] = {
 static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
+/* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
+#define SECTION_NAME(id, name, help) name,
+static const char *const section_names[] = {
+	"none", IRQSTORM_GUEST_SECTIONS(SECTION_NAME) NULL
+};
+#undef SECTION_NAME
 
 #define OFF(f) offsetof(IrqstormScenario, f)
 #define CH(f) offsetof(IrqstormChannelSpec, f)
@@ -87,6 +94,12 @@ static const KeyDesc keys[] = {
 	  IRQSTORM_MAX_NS, NULL, PROP(READY_DELAY_NS) },
 	{ "channel", "ready_channel", KEY_OPT_INT, CH(ready_channel), 0, NCH - 1, NULL,
 	  PROP(READY_CHANNEL) },
+	{ "channel", "trigger_start_ns", KEY_UINT64, CH(trigger_start_ns), 0,
+	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_START_NS) },
+	{ "channel", "trigger_stop_ns", KEY_UINT64, CH(trigger_stop_ns), 0,
+	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_STOP_NS) },
+	{ "channel", "trigger_step_ns", KEY_UINT64, CH(trigger_step_ns), 1,
+	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_STEP_NS) },
 	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
 	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
@@ -109,6 +122,10 @@ static const KeyDesc keys[] = {
 	{ "guest", "irq_flip_us", KEY_UINT, OFF(irq_flip_us), 0, 1000000, NULL },
 	{ "guest", "sync_irq", KEY_STRING, OFF(sync_irq), 0, 0, NULL },
 	{ "guest", "load_prio", KEY_OPT_INT, OFF(load_prio), 1, 99, NULL },
+	{ "guest", "section", KEY_CHOICE, OFF(section), 0, 0, section_names },
+	{ "guest", "section_us", KEY_UINT, OFF(section_us), 1, 1000000, NULL },
+	{ "guest", "section_channel", KEY_UINT, OFF(section_channel), 0, NCH - 1, NULL },
+	{ "guest", "section_cpu", KEY_UINT, OFF(section_cpu), 0, 63, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "grace", KEY_SECONDS, OFF(grace_ms), 1, 3600 * 1000, NULL },
@@ -144,6 +161,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 		c->threading = IRQSTORM_THREADING_THREADED;
 		c->thread_prio = IRQSTORM_NONE;
 		c->thread_cpu = IRQSTORM_NONE;
+		c->trigger_step_ns = 8;		/* one instruction at icount 3 */
 	}
 	sc->irq_mode = IRQSTORM_IRQS_INTX;
 	sc->spin_timeout_us = 10000;
@@ -154,6 +172,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->hotplug_cpu = IRQSTORM_NONE;
 	sc->sync_irq = g_strdup("");
 	sc->load_prio = IRQSTORM_NONE;
+	sc->section_us = 50;
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
@@ -635,6 +654,66 @@ static gboolean sync_irq_check(const IrqstormScenario *sc, const char *where,
 	return TRUE;
 }
 
+guint64 irqstorm_scenario_offsets(const IrqstormChannelSpec *c)
+{
+	if (c->pattern != IRQSTORM_PATTERN_TRIGGERED ||
+	    c->trigger_stop_ns < c->trigger_start_ns)
+		return 0;
+	return (c->trigger_stop_ns - c->trigger_start_ns) / c->trigger_step_ns + 1;
+}
+
+/* A triggered channel's sweep: where it is aimed, and that it can be. */
+static gboolean trigger_check(const IrqstormScenario *sc, guint n,
+			      const char *where, GError **error)
+{
+	const IrqstormChannelSpec *c = &sc->ch[n];
+
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		return conflict(error, "%s: [channel%u] pattern = triggered needs "
+				"[machine] icount: an offset in virtual time means "
+				"an instruction only when virtual time counts them",
+				where, n);
+	if (c->trigger_stop_ns < c->trigger_start_ns)
+		return conflict(error, "%s: [channel%u] trigger_stop_ns = %" G_GUINT64_FORMAT
+				" is before trigger_start_ns = %" G_GUINT64_FORMAT
+				": the sweep would be empty", where, n,
+				c->trigger_stop_ns, c->trigger_start_ns);
+	if (sc->section == 0 || sc->section_channel != n)
+		return conflict(error, "%s: [channel%u] pattern = triggered fires only "
+				"when a section arms it: set [guest] section (e.g. "
+				"irqs_off) and section_channel = %u", where, n, n);
+	if (c->trigger_stop_ns > (guint64)sc->section_us * 1000)
+		return conflict(error, "%s: [channel%u] trigger_stop_ns = %" G_GUINT64_FORMAT
+				" is beyond the section: [guest] section_us = %u "
+				"ends at %u000 ns", where, n, c->trigger_stop_ns,
+				sc->section_us, sc->section_us);
+	return TRUE;
+}
+
+/* [guest] section: a section sweeps a triggered channel, on a CPU there is. */
+static gboolean section_check(const IrqstormScenario *sc, const char *where,
+			      GError **error)
+{
+	for (guint n = 0; n < NCH; n++)
+		if (sc->ch[n].pattern == IRQSTORM_PATTERN_TRIGGERED &&
+		    !trigger_check(sc, n, where, error))
+			return FALSE;
+	if (sc->section == 0)
+		return TRUE;
+	if (sc->ch[sc->section_channel].pattern != IRQSTORM_PATTERN_TRIGGERED)
+		return conflict(error, "%s: [guest] section = %s arms channel %u's "
+				"trigger, but [channel%u] pattern is not triggered",
+				where, section_names[sc->section], sc->section_channel,
+				sc->section_channel);
+	if (sc->section_cpu >= sc->cpus)
+		return conflict(error, "%s: [guest] section_cpu = %u, but the machine "
+				"has %u CPUs", where, sc->section_cpu, sc->cpus);
+	if (sc->i8042_channel != IRQSTORM_NONE || sc->hotplug_cpu != IRQSTORM_NONE)
+		return conflict(error, "%s: [guest] section takes the storm's place: "
+				"no i8042 region or hotplug_cpu beside it", where);
+	return TRUE;
+}
+
 /* The [guest] keys of tests beyond one vCPU: CPUs the machine has. */
 static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 			    GError **error)
@@ -652,7 +731,7 @@ static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 	if (sc->probe && sc->probe_cpu >= sc->cpus)
 		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
 				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
-	return sync_irq_check(sc, where, error);
+	return sync_irq_check(sc, where, error) && section_check(sc, where, error);
 }
 
 /* Cross-key rules: combinations that cannot give trustworthy results. */
@@ -1252,4 +1331,9 @@ const char *irqstorm_irq_mode_name(IrqstormIrqMode m)
 const char *irqstorm_accel_name(IrqstormAccel a)
 {
 	return accel_names[a];
+}
+
+const char *irqstorm_section_name(int section)
+{
+	return section_names[section];
 }

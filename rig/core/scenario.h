@@ -90,6 +90,9 @@ typedef struct {
 	guint resched_every;		/* PIO words between cond_resched() */
 	int thread_prio;		/* SCHED_FIFO priority, or IRQSTORM_NONE */
 	int thread_cpu;			/* CPU, or IRQSTORM_NONE */
+	guint64 trigger_start_ns;	/* triggered: the sweep's offsets */
+	guint64 trigger_stop_ns;
+	guint64 trigger_step_ns;
 } IrqstormChannelSpec;
 
 typedef struct {
@@ -128,6 +131,10 @@ typedef struct {
 	guint irq_flip_us;		/* move the IRQs every N us; 0: never */
 	char *sync_irq;			/* "CH:OTHER", or empty */
 	int load_prio;			/* load the driver at FIFO prio, or NONE */
+	int section;			/* 0: none, else 1 + IRQSTORM_SECTION_* */
+	guint section_us;		/* its length */
+	guint section_channel;		/* the triggered channel it arms */
+	guint section_cpu;		/* the CPU it runs on */
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */
@@ -181,6 +188,10 @@ const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
+/* sc->section's name: a kind of irqstorm/guest.h, or "none". */
+const char *irqstorm_section_name(int section);
+/* The offsets a triggered channel sweeps: 0 if none. */
+guint64 irqstorm_scenario_offsets(const IrqstormChannelSpec *c);
 char *irqstorm_scenario_to_ini(const IrqstormScenario *sc);
 
 #endif /* IRQSTORM_SCENARIO_H */

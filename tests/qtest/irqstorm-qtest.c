@@ -692,6 +692,85 @@ static void test_oneshot_and_enable(void)
     fixture_stop(&f);
 }
 
+/* Each trigger: one raise, exactly the sweep's next offset after it. */
+static void test_triggered(void)
+{
+    Fixture f = { 0 };
+    const struct irqstorm_record *r;
+    const unsigned left = IRQSTORM_REG_CH(0, IRQSTORM_CH_TRIGGERS_LEFT);
+    int64_t t;
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=triggered,"
+                  "ch0-trigger-start-ns=1000,ch0-trigger-stop-ns=1020,"
+                  "ch0-trigger-step-ns=10");
+    g_assert_cmpuint(rd(&f, left), ==, 3);
+    wr(&f, IRQSTORM_REG_TRIGGER, 1);        /* not running: refused */
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_GUEST_ERRORS), ==, 1);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    step(&f, SECOND_NS);                    /* nothing without a trigger */
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 0);
+
+    for (unsigned k = 0; k < 3; k++) {
+        t = step(&f, 12345);
+        wr(&f, IRQSTORM_REG_TRIGGER, 1);
+        g_assert_cmpuint(rd(&f, left), ==, 2 - k);
+        wr(&f, IRQSTORM_REG_TRIGGER, 1);    /* still armed: refused */
+        step(&f, 1000 + 10 * k - 1);
+        g_assert_false(intx(&f));
+        step(&f, 1);
+        g_assert_true(intx(&f));
+        complete(&f, 0, k + 1);
+        r = record(&f, k);
+        g_assert_cmpuint(r->t_raise, ==, t + 1000 + 10 * k);
+        g_assert_cmphex(r->flags, ==, IRQSTORM_REC_TRIGGERED |
+                        IRQSTORM_REC_DONE | IRQSTORM_REC_LEVEL);
+        g_assert_cmpuint(r->offset, ==, 1000 + 10 * k);
+    }
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_GUEST_ERRORS), ==, 4);
+    wr(&f, IRQSTORM_REG_TRIGGER, 1);        /* the sweep is over */
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_GUEST_ERRORS), ==, 5);
+    step(&f, SECOND_NS);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, 3);
+    g_assert_cmpuint(qom_get_u64(&f, "ch0-triggers"), ==, 3);
+    /* A new storm sweeps anew. */
+    wr(&f, IRQSTORM_REG_CTRL, 0);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    g_assert_cmpuint(rd(&f, left), ==, 3);
+    fixture_stop(&f);
+}
+
+/*
+ * A sweep of 2,000 offsets one 8 ns instruction apart, triggered at
+ * irregular times: every raise exactly its offset after its trigger.
+ */
+static void test_triggered_sweep(void)
+{
+    Fixture f = { 0 };
+    const unsigned n = 2000;
+    int64_t t;
+
+    fixture_start(&f, 1 << 20, ",ch0-pattern=triggered,"
+                  "ch0-trigger-start-ns=8,ch0-trigger-stop-ns=16000,"
+                  "ch0-trigger-step-ns=8");
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_CH(0, IRQSTORM_CH_TRIGGERS_LEFT)),
+                     ==, n);
+    wr(&f, IRQSTORM_REG_CTRL, IRQSTORM_CTRL_RUN);
+    for (unsigned k = 0; k < n; k++) {
+        t = step(&f, 1 + k % 7);
+        wr(&f, IRQSTORM_REG_TRIGGER, 1);
+        step(&f, 8 * (k + 1));
+        g_assert_cmpuint(qom_get_u64(&f, "ch0-raised"), ==, k + 1);
+        g_assert_cmpuint(producer(&f), ==, k);
+        complete(&f, 0, k + 1);
+        g_assert_cmpuint(record(&f, k)->t_raise, ==, t + 8 * (k + 1));
+        g_assert_cmpuint(record(&f, k)->offset, ==, 8 * (k + 1));
+    }
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_CH(0, IRQSTORM_CH_TRIGGERS_LEFT)),
+                     ==, 0);
+    g_assert_cmpuint(rd(&f, IRQSTORM_REG_GUEST_ERRORS), ==, 0);
+    fixture_stop(&f);
+}
+
 static uint64_t poisson_count(uint64_t seed)
 {
     Fixture f = { 0 };
@@ -1087,6 +1166,8 @@ int main(int argc, char **argv)
     qtest_add_func("/irqstorm/burst", test_burst);
     qtest_add_func("/irqstorm/oneshot-enable", test_oneshot_and_enable);
     qtest_add_func("/irqstorm/poisson", test_poisson);
+    qtest_add_func("/irqstorm/triggered", test_triggered);
+    qtest_add_func("/irqstorm/triggered-sweep", test_triggered_sweep);
     qtest_add_func("/irqstorm/pio", test_pio);
     qtest_add_func("/irqstorm/ready-delay", test_ready_delay);
     qtest_add_func("/irqstorm/ready-channel", test_ready_channel);

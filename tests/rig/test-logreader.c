@@ -55,7 +55,7 @@ static void make_record(guint64 seq, struct irqstorm_record *r)
 	r->cpu_thread = (guint8)mix(seq * 16 + 10);
 	r->cpu_done = (guint8)mix(seq * 16 + 11);
 	r->reserved0 = (guint8)mix(seq * 16 + 12);
-	r->reserved1 = (guint32)mix(seq * 16 + 13);
+	r->offset = (guint32)mix(seq * 16 + 13);
 }
 
 /* Does r hold exactly the record made for r->seq? */
@@ -136,7 +136,7 @@ static void device_write_slot(Fixture *f, guint64 idx, guint64 seq)
 	slot->cpu_thread = r.cpu_thread;
 	slot->cpu_done = r.cpu_done;
 	slot->reserved0 = r.reserved0;
-	slot->reserved1 = r.reserved1;
+	slot->offset = r.offset;
 }
 
 /* Publish records seq first.. in slots [producer, producer + n) at once. */

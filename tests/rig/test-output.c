@@ -379,7 +379,10 @@ static void test_histfile_atomic(void)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* Missing stamps are empty fields; everything else is decimal. */
+/*
+ * Missing stamps are empty fields, and so is the offset of a record no
+ * trigger raised; everything else is decimal.
+ */
 static void test_csv(void)
 {
 	const struct irqstorm_record recs[] = {
@@ -395,6 +398,10 @@ static void test_csv(void)
 		  .t_done = 2, .channel = G_MAXUINT32, .coalesced = 7,
 		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE |
 			   IRQSTORM_REC_LEVEL },
+		{ .seq = 4, .t_raise = 1000, .t_hardirq = 3000, .t_done = 3100,
+		  .offset = 4000000000u, .cpu_thread = 9,
+		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE |
+			   IRQSTORM_REC_MSI | IRQSTORM_REC_TRIGGERED },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -408,10 +415,11 @@ static void test_csv(void)
 	g_assert_cmpint(fclose(f), ==, 0);
 	g_assert_cmpstr(buf, ==,
 			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
-			"work,cpu_hardirq,cpu_thread,cpu_done\n"
-			"1,0,7,100,150,170,200,0,512,0,1,1\n"
-			"2,3,48,300,,,,4,0,,,\n"
-			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0\n");
+			"work,cpu_hardirq,cpu_thread,cpu_done,offset\n"
+			"1,0,7,100,150,170,200,0,512,0,1,1,\n"
+			"2,3,48,300,,,,4,0,,,,\n"
+			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0,\n"
+			"4,0,1093,1000,3000,,3100,0,0,0,,0,4000000000\n");
 	free(buf);
 }
 

@@ -159,6 +159,28 @@ static void test_errors(void)
 		{ "[run]\nstamps = false\n[thresholds]\ndone_max_us = 5\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no thresholds" },
 		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
+		/* Triggered sweeps: aimed by a section, within it, under icount. */
+		{ "[channel0]\npattern = triggered\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "fires only when a section arms it" },
+		{ "[guest]\nsection = irqs_off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "pattern is not triggered" },
+		{ "[guest]\nsection = nmi_off\n", IRQSTORM_SCENARIO_ERROR_VALUE, "raw_spinlock" },
+		{ "[channel0]\npattern = triggered\ntrigger_step_ns = 0\n",
+		  IRQSTORM_SCENARIO_ERROR_VALUE, "trigger_step_ns" },
+		{ "[channel0]\npattern = triggered\ntrigger_start_ns = 10\ntrigger_stop_ns = 5\n"
+		  "[guest]\nsection = irqs_off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "the sweep would be empty" },
+		{ "[channel0]\npattern = triggered\ntrigger_stop_ns = 50008\n"
+		  "[guest]\nsection = irqs_off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "beyond the section" },
+		{ "[machine]\nicount = off\n[channel0]\npattern = triggered\n"
+		  "[guest]\nsection = irqs_off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "needs [machine] icount" },
+		{ "[channel0]\npattern = triggered\n[guest]\nsection = spinlock\n"
+		  "section_cpu = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "1 CPUs" },
+		{ "[channel0]\npattern = triggered\n[channel1]\n[guest]\nsection = spinlock\n"
+		  "section_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "[channel0] pattern = triggered fires only" },
 		/* A lone backslash at the end: GLib returns a value and an error. */
 		{ "[channel0]\nrate = 99\\\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[channel0] rate" },
 		{ "[run]\nprofile = a\\\n", IRQSTORM_SCENARIO_ERROR_VALUE, "[run] profile" },

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A triggered sweep: each stage's latency (us) against the offset from the
+# section's start at which the device raised the interrupt (us), from the
+# sweep.csv that `irqstorm sweep` writes. Where the curve peaks is where an
+# interrupt arriving hurts most; its height is the section's worst case,
+# measured at every offset rather than met by chance.
+#
+# Usage:
+#   gnuplot -e 'input="sweep.csv"; output="sweep.png"' plots/sweep.gp
+#
+# Parameters (all optional):
+#   input   sweep.csv to read                  (default "sweep.csv")
+#   format  "png" or "svg"                     (default "png")
+#   output  file to write                      (default "sweep.<format>")
+#   title   plot title                         (default "irqstorm sweep")
+#   stages  the stages to draw, space-separated (default
+#           "hardirq thread done handler": the interrupt stages)
+#
+# Columns are found by their header names: offset_ns and <stage>_ns; an
+# empty field (a stage the event lacks, such as thread under a hard-
+# interrupt handler) is no point, and a stage with none is left out of
+# the key. Log-scale y.
+
+if (!exists("input")) input = "sweep.csv"
+if (!exists("format")) format = "png"
+if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
+if (!exists("output")) output = "sweep." . format
+if (!exists("title")) title = "irqstorm sweep"
+if (!exists("stages")) stages = "hardirq thread done handler"
+
+plots_dir = "./"
+do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plots_dir = ARG0[1:i] } }
+if (plots_dir[1:1] ne "/" && plots_dir[1:2] ne "./") { plots_dir = "./" . plots_dir }
+load plots_dir . "stages.gp"
+
+set datafile separator ","
+set datafile columnheaders
+set datafile missing ""
+
+# (stats defines nothing on a file without rows: only a header)
+stats input using (column("offset_ns")) nooutput
+nrows = exists("STATS_records") ? STATS_records : 0
+# The stages with at least one value.
+drawn = ""
+if (nrows > 0) {
+	do for [i = 1:words(stages)] {
+		undefine STATS_records
+		stats input using (column(word(stages, i) . "_ns")) nooutput
+		if (exists("STATS_records") && STATS_records > 0) { drawn = drawn . word(stages, i) . " " }
+	}
+}
+
+if (format eq "svg") {
+	set terminal svg size 1200,720 dynamic enhanced font "sans,10" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo enhanced size 1200,720 font ",10"
+	} else {
+		set terminal png size 1200,720
+	}
+}
+set output output
+set title title noenhanced
+set xlabel "offset of the raise from the section's start (us of virtual time)"
+set ylabel "latency from the raise (us)"
+set grid
+set logscale y
+set yrange [0.8:*]
+set key top right noenhanced box opaque
+
+if (words(drawn) == 0) {
+	set label 1 "no offset swept" at graph 0.5, 0.5 center
+	unset logscale y
+	set xrange [0:1]
+	set yrange [0:1]
+	plot NaN notitle
+} else {
+	plot for [i = 1:words(drawn)] input \
+		using (column("offset_ns") / 1e3):(column(word(drawn, i) . "_ns") / 1e3) \
+		with linespoints pointtype 7 pointsize 0.3 \
+		linecolor rgb stage_colour(word(drawn, i), i) title word(drawn, i)
+}
+set output

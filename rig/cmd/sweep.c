@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm sweep: one interrupt aimed at every offset of a section. The
+ * scenario's [guest] section runs again and again in the guest, arming
+ * its channel's trigger at its start; the device raises each time the
+ * sweep's next offset later (core/sweep.h reads the results back).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "plot.h"
+#include "core/json-build.h"
+#include "core/output.h"
+#include "core/run.h"
+#include "core/scenario.h"
+#include "core/stages.h"
+#include "core/sweep.h"
+
+static const char sweep_description[] =
+	"The scenario's [guest] section (irqs_off, preempt_off, bh_off, spinlock\n"
+	"or raw_spinlock, section_us long, on section_cpu) runs again and again;\n"
+	"at its start it triggers [guest] section_channel, which the device\n"
+	"raises exactly OFFSET ns of virtual time later, OFFSET advancing by\n"
+	"STEP each time: one boot aims the interrupt at every instruction of\n"
+	"the section (under icount, one instruction is 2^shift ns). Besides a\n"
+	"run's files (summary.json, records.csv, ...), OUT gets:\n"
+	"  sweep.csv    each offset's latency per stage, ns\n"
+	"  sweep.json   the sweep and each stage's worst offset\n"
+	"  sweep.png    latency against offset, one series per stage\n"
+	"\n"
+	"--offset takes ns of virtual time; without it, the scenario's own\n"
+	"[channelN] trigger_start_ns, trigger_stop_ns and trigger_step_ns are\n"
+	"swept. Offsets must lie within the section, and a sweep needs icount:\n"
+	"without it an offset is no instruction.\n"
+	"The storm lasts as long as the sweep; [run] duration only bounds it\n"
+	"(the default bound allows 1 ms of virtual time per offset).\n"
+	"\n"
+	"Exit status: as `irqstorm run` (0 passed, 1 error or failed check, ...).\n"
+	"\n"
+	"Examples:\n"
+	"  irqstorm sweep scenarios/sweep-irqs-off.ini\n"
+	"  irqstorm sweep scenarios/sweep-irqs-off.ini --offset 0:2000:8\n"
+	"  irqstorm sweep scenarios/sweep-irqs-off.ini --set guest.section=spinlock\n";
+
+/* The sweep asked for: offsets in ns. */
+typedef struct {
+	guint64 start, stop, step;
+} SweepRange;
+
+/* START:STOP[:STEP], each a number of ns; FALSE after saying why. */
+static gboolean parse_range(const char *text, SweepRange *r, GError **error)
+{
+	g_auto(GStrv) f = g_strsplit(text, ":", -1);
+	guint64 v[3] = { 0, 0, r->step };
+	guint n = g_strv_length(f);
+
+	for (guint i = 0; i < n && n >= 2 && n <= 3; i++)
+		if (!g_ascii_string_to_unsigned(f[i], 10, 0, IRQSTORM_MAX_TRIGGER_NS,
+						&v[i], NULL))
+			n = 0;
+	if (n < 2 || n > 3) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--offset %s: expected START:STOP[:STEP], ns from 0 to %llu",
+			    text, IRQSTORM_MAX_TRIGGER_NS);
+		return FALSE;
+	}
+	*r = (SweepRange) { v[0], v[1], v[2] };
+	if (!r->step || r->stop < r->start) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--offset %s: %s", text, !r->step ?
+			    "STEP must be at least 1 ns" : "STOP is before START");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Set one scenario key for the sweep, in its messages "--offset". */
+static gboolean sweep_set(IrqstormScenario *sc, const char *where, GError **error,
+			  const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static gboolean sweep_set(IrqstormScenario *sc, const char *where, GError **error,
+			  const char *fmt, ...)
+{
+	g_autofree char *a = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	a = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return irqstorm_scenario_override(sc, a, where, error);
+}
+
+/*
+ * The scenario, with --set, then --offset on its section's channel, and a
+ * duration that bounds the sweep.
+ */
+static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
+				    const char *offset, const char *duration,
+				    GError **error)
+{
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+	SweepRange r;
+	guint ch;
+
+	for (gsize i = 0; sc && sets && sets[i]; i++)
+		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
+			return NULL;
+	if (!sc)
+		return NULL;
+	if (!sc->section) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+			    "%s: no [guest] section to sweep: set section (irqs_off, "
+			    "preempt_off, bh_off, spinlock or raw_spinlock), "
+			    "section_us and section_channel", path);
+		return NULL;
+	}
+	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF) {
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+			    "%s: a sweep needs [machine] icount: without it an offset "
+			    "of virtual time is no instruction, and no run repeats", path);
+		return NULL;
+	}
+	ch = sc->section_channel;
+	r = (SweepRange) { 0, 0, sc->ch[ch].trigger_step_ns };
+	if (offset && (!parse_range(offset, &r, error) ||
+	    !sweep_set(sc, "--offset", error, "channel%u.trigger_start_ns=%" G_GUINT64_FORMAT, ch, r.start) ||
+	    !sweep_set(sc, "--offset", error, "channel%u.trigger_stop_ns=%" G_GUINT64_FORMAT, ch, r.stop) ||
+	    !sweep_set(sc, "--offset", error, "channel%u.trigger_step_ns=%" G_GUINT64_FORMAT, ch, r.step)))
+		return NULL;
+	if (duration ? !sweep_set(sc, "--duration", error, "run.duration=%s", duration) :
+	    !sweep_set(sc, "--offset", error, "run.duration=%.3f",
+		       MAX(1.0, irqstorm_scenario_offsets(&sc->ch[ch]) * 1e-3)))
+		return NULL;
+	if (!irqstorm_scenario_check(sc, "--offset", error))
+		return NULL;
+	return g_steal_pointer(&sc);
+}
+
+/* sweep.json: what was swept, and each stage's worst offset. */
+static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
+				 const GArray *points, GError **error)
+{
+	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "format", "irqstorm-sweep");
+	irqstorm_json_add_string(b, "section", irqstorm_section_name(sc->section));
+	irqstorm_json_add_int(b, "section_us", sc->section_us);
+	irqstorm_json_add_int(b, "section_cpu", sc->section_cpu);
+	irqstorm_json_add_int(b, "channel", sc->section_channel);
+	irqstorm_json_add_int(b, "start_ns", c->trigger_start_ns);
+	irqstorm_json_add_int(b, "stop_ns", c->trigger_stop_ns);
+	irqstorm_json_add_int(b, "step_ns", c->trigger_step_ns);
+	irqstorm_json_add_int(b, "offsets", points->len);
+	json_builder_set_member_name(b, "worst");
+	json_builder_begin_object(b);
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+		IrqstormSweepWorst w = irqstorm_sweep_worst(points, st);
+
+		if (!w.any)
+			continue;
+		json_builder_set_member_name(b, irqstorm_stage_name(st));
+		json_builder_begin_object(b);
+		irqstorm_json_add_int(b, "offset_ns", w.offset_ns);
+		irqstorm_json_add_int(b, "latency_ns", w.latency_ns);
+		json_builder_end_object(b);
+	}
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+	return irqstorm_write_json_file(path, root, error);
+}
+
+/* Each stage's worst offset, a line each. */
+static void print_worst(const IrqstormScenario *sc, const GArray *points)
+{
+	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
+
+	printf("sweep: %u offsets, %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+	       " ns by %" G_GUINT64_FORMAT " ns, into a %s section of %u us on CPU %u\n",
+	       points->len, c->trigger_start_ns, c->trigger_stop_ns, c->trigger_step_ns,
+	       irqstorm_section_name(sc->section), sc->section_us, sc->section_cpu);
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+		IrqstormSweepWorst w = irqstorm_sweep_worst(points, st);
+
+		if (w.any)
+			printf("  %-8s worst %.3f us, at offset %" G_GUINT64_FORMAT " ns\n",
+			       irqstorm_stage_name(st), w.latency_ns / 1e3, w.offset_ns);
+	}
+}
+
+/* The sweep's files from the run's records.csv; FALSE after saying why. */
+static gboolean analyse(const IrqstormScenario *sc, const char *out, gboolean quiet)
+{
+	g_autofree char *records = g_build_filename(out, "records.csv", NULL);
+	g_autofree char *csv = g_build_filename(out, "sweep.csv", NULL);
+	g_autofree char *json = g_build_filename(out, "sweep.json", NULL);
+	g_autofree char *png = g_build_filename(out, "sweep", NULL);
+	g_autoptr(GString) e = g_string_new(NULL);
+	g_autoptr(GArray) points = NULL;
+	g_autoptr(GError) err = NULL;
+
+	points = irqstorm_sweep_read(records, sc->section_channel, &err);
+	if (!points || !irqstorm_sweep_write_csv(csv, points, &err) ||
+	    !write_sweep_json(json, sc, points, &err)) {
+		irqstorm_cmd_fail("%s", err->message);
+		return FALSE;
+	}
+	if (!quiet)
+		print_worst(sc, points);
+	irqstorm_plot_param_path(e, "input", csv);
+	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
+	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err)) {
+		irqstorm_cmd_fail("%s", err->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* irqstorm sweep SCENARIO [--offset START:STOP[:STEP]] [options] */
+int irqstorm_cmd_sweep(int argc, char **argv)
+{
+	g_autofree char *out = NULL, *offset = NULL, *duration = NULL;
+	g_auto(GStrv) sets = NULL;
+	gboolean quiet = FALSE;
+	const GOptionEntry entries[] = {
+		{ "offset", 0, 0, G_OPTION_ARG_STRING, &offset,
+		  "Offsets from the section's start, ns of virtual time "
+		  "(default: the whole section, one instruction apart)", "START:STOP[:STEP]" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "Output directory (default: results/<scenario name>-sweep)", "DIR" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration,
+		  "Bound on the storm, s of virtual time (= --set run.duration=S)", "S" },
+		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+		  "Override a scenario key, e.g. guest.section=spinlock (repeatable)",
+		  "GROUP.KEY=VALUE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+		  "No progress line and no summary", NULL },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
+		"SCENARIO - aim an interrupt at every offset of a section",
+		entries, sweep_description);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = NULL;
+	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
+	IrqstormRunSettings set;
+	int code;
+
+	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
+		return IRQSTORM_EXIT_ERROR;
+	if (argc != 2)
+		return irqstorm_usage_error(ctx, "sweep needs exactly one SCENARIO file");
+	sc = load_sweep(argv[1], (const char *const *)sets, offset, duration, &err);
+	if (!sc)
+		return irqstorm_cmd_fail("%s", err->message);
+	if (!out)
+		out = irqstorm_cmd_default_out(argv[1], "-sweep");
+	set = (IrqstormRunSettings) {
+		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+		.quiet = quiet, .csv = TRUE,
+	};
+	code = irqstorm_cmd_run_and_report(&set, &builder);
+	if (code == IRQSTORM_EXIT_ERROR)
+		return code;
+	return analyse(sc, out, quiet) ? code : IRQSTORM_EXIT_ERROR;
+}
