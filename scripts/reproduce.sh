@@ -106,6 +106,54 @@ for c in "${CASES[@]}"; do
 	log "case $c: $(profiles "$c")${SHARD:+, shard $SHARD}"
 	run_case "$c"
 done
+
+# ---- worst case by construction: triggered sweeps ----------------------------
+# Each kind of section on rt and on dyn booted with preempt=full, under a
+# hard-interrupt handler and a threaded one: `irqstorm sweep` of
+# scenarios/sweep-irqs-off.ini (an interrupt at every instruction of a
+# 50 us section) with the kind and the handler set, and its random twin.
+# A --shard run leaves them to shard 1; --merge takes them from it.
+SWEEP_KINDS="irqs_off preempt_off bh_off spinlock raw_spinlock"
+SWEEP_KERNELS="rt dyn"
+sweep_dir() { echo "$OUT/sweep/$1-$2-$3"; }	# KERNEL HANDLER KIND
+
+sweep_one() {	# KERNEL HANDLER KIND
+	local d rc=0 args=()
+	d=$(sweep_dir "$1" "$2" "$3")
+	[ "$1" = rt ] || args=(--set kernel.flavour=dyn --set kernel.cmdline=preempt=full)
+	"$IRQSTORM" sweep scenarios/sweep-irqs-off.ini --out "$d" --quiet \
+		--set "guest.section=$3" --set "channel0.threading=$2" "${args[@]}" \
+		>"$d.log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || die "sweep $1 $2 $3: exit status $rc, not a result (see $d.log)"
+}
+
+run_sweeps() {
+	local k th kind pids=() d have=()
+	rm -rf "${OUT:?}/sweep"
+	if [ ${#MERGE[@]} -gt 0 ]; then
+		for d in "${MERGE[@]}"; do [ -d "$d/sweep" ] && have+=("$d/sweep"); done
+		[ ${#have[@]} -eq 1 ] || die "--merge: ${#have[@]} shards have the sweeps; shard 1 alone runs them"
+		cp -a "${have[0]}" "$OUT/sweep"
+		return
+	fi
+	[ -z "$SHARD" ] || [ "${SHARD%%/*}" = 1 ] || return 0
+	mkdir -p "$OUT/sweep"
+	for k in $SWEEP_KERNELS; do
+		for th in hardirq threaded; do
+			for kind in $SWEEP_KINDS; do
+				sweep_one "$k" "$th" "$kind" &
+				pids+=($!)
+				if [ ${#pids[@]} -ge "$(nproc)" ]; then
+					wait "${pids[0]}" || die "a sweep failed (above)"
+					pids=("${pids[@]:1}")
+				fi
+			done
+		done
+	done
+	for d in "${pids[@]}"; do wait "$d" || die "a sweep failed (above)"; done
+}
+log "sweeps: $SWEEP_KINDS on $SWEEP_KERNELS${SHARD:+, shard $SHARD}"
+run_sweeps
 if [ -n "$SHARD" ]; then
 	log "shard $SHARD of every case is in $OUT; results.md needs every shard:" \
 		"reproduce.sh --merge SHARD-OUTDIR (once per shard) [OUTDIR]"
@@ -183,6 +231,36 @@ tmp=$(mktemp -d)
 mv "$tmp/compare-breakdown.png" "$FIG/ide-pio-breakdown.png"
 rm -rf "$tmp"
 breakdown_data ide-pio hardirq-voluntary threaded-rt resched-voluntary >"$FIG/ide-pio-breakdown.dat"
+
+# sweep_stats CSV STAGE: "min median max worst-offset" of a sweep.csv column, ns
+sweep_stats() {
+	awk -F, -v col="$2_ns" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) k = i; next }
+		k && $k != "" { print $k, $1 }' "$1" | sort -n -k1,1 -k2,2 | awk '
+		{ v[NR] = $1; o[NR] = $2 }
+		END {
+			if (!NR) { print "- - - -"; exit }
+			w = NR; while (w > 1 && v[w - 1] == v[NR]) w--
+			print v[1], v[int((NR + 1) / 2)], v[NR], o[w]
+		}'
+}
+
+# sweeps_figure KERNEL HANDLER STAGE: the five kinds' curves of one stage
+sweeps_figure() {
+	local out=sweep-$1-$2 i=0 params="" kind csv
+	echo "# $out.png: $1, $2 handler, $3 latency against offset: kind min median max worst-offset (ns)" \
+		>"$FIG/$out.dat.tmp"
+	for kind in $SWEEP_KINDS; do
+		i=$((i + 1))
+		csv=$(sweep_dir "$1" "$2" "$kind")/sweep.csv
+		params+="input$i=\"$csv\"; label$i=\"$kind\"; "
+		echo "$kind $(sweep_stats "$csv" "$3")" >>"$FIG/$out.dat.tmp"
+	done
+	mv "$FIG/$out.dat.tmp" "$FIG/$out.dat"
+	gnuplot -e "n=$i; $params stage=\"$3\"; output=\"$FIG/$out.png\"; title=\"$1: a $2 handler's $3 latency, an interrupt at every instruction of a 50 us section\"" \
+		plots/sweeps.gp
+}
+sweeps_figure rt threaded thread
+sweeps_figure dyn threaded thread
 
 # ---- tables ----------------------------------------------------------------
 
@@ -265,6 +343,28 @@ table_irqd() {
 		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
 			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
 			"$(us '.channels["1"].stages.done.max' "$s") | $(jq -r '.counts.guest.irq_threads' "$s") |"
+	done
+}
+
+table_sweep() {
+	local k th kind d stage
+	echo "| kernel | handler | section | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
+	echo "|---|---|---|---|---:|---:|---:|---:|"
+	for k in $SWEEP_KERNELS; do
+		for th in hardirq threaded; do
+			stage=hardirq
+			[ "$th" = hardirq ] || stage=thread
+			for kind in $SWEEP_KINDS; do
+				d=$(sweep_dir "$k" "$th" "$kind")
+				read -r _ med _ _ < <(sweep_stats "$d/sweep.csv" "$stage")
+				echo "| $k$([ "$k" = rt ] || echo " preempt=full") | $th | \`$kind\` | $stage |" \
+					"$(awk -F, -v c="${stage}_ns" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+						NR == 2 { printf "%.1f", $k / 1000 }' "$d/sweep.csv") |" \
+					"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
+					"$(jq -r --arg s "$stage" '.worst[$s] | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$d/sweep.json") |" \
+					"$(jq -r --arg s "$stage" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$d/sweep.json") |"
+			done
+		done
 	done
 }
 

@@ -605,18 +605,20 @@ static const char * const section_names[] = {
 
 #undef IRQSTORM_SECTION_NAME
 
-/* A section's body: arm c's trigger, then run for us microseconds. */
-static void irqstorm_section_body(struct irqstorm_chan *c, unsigned int us)
+/* A section's body: arm c's trigger (if any), then run for us microseconds. */
+static void irqstorm_section_body(struct irqstorm *st, struct irqstorm_chan *c,
+				  unsigned int us)
 {
 	u64 end;
 
-	irqstorm_write(c->st, IRQSTORM_REG_TRIGGER, BIT(c->index));
+	if (c)
+		irqstorm_write(st, IRQSTORM_REG_TRIGGER, BIT(c->index));
 	end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
 	while (ktime_get_ns() < end)
 		cpu_relax();
 }
 
-/* One section of the kind asked, c's trigger armed at its start. */
+/* One section of the kind asked, c's trigger (if any) armed at its start. */
 static void irqstorm_section(struct irqstorm *st, struct irqstorm_chan *c,
 			     int kind, unsigned int us)
 {
@@ -625,27 +627,27 @@ static void irqstorm_section(struct irqstorm *st, struct irqstorm_chan *c,
 	switch (kind) {
 	case IRQSTORM_SECTION_IRQS_OFF:
 		local_irq_save(flags);
-		irqstorm_section_body(c, us);
+		irqstorm_section_body(st, c, us);
 		local_irq_restore(flags);
 		break;
 	case IRQSTORM_SECTION_PREEMPT_OFF:
 		preempt_disable();
-		irqstorm_section_body(c, us);
+		irqstorm_section_body(st, c, us);
 		preempt_enable();
 		break;
 	case IRQSTORM_SECTION_BH_OFF:
 		local_bh_disable();
-		irqstorm_section_body(c, us);
+		irqstorm_section_body(st, c, us);
 		local_bh_enable();
 		break;
 	case IRQSTORM_SECTION_SPINLOCK:
 		spin_lock(&st->section_lock);
-		irqstorm_section_body(c, us);
+		irqstorm_section_body(st, c, us);
 		spin_unlock(&st->section_lock);
 		break;
 	case IRQSTORM_SECTION_RAW_SPINLOCK:
 		raw_spin_lock(&st->section_raw_lock);
-		irqstorm_section_body(c, us);
+		irqstorm_section_body(st, c, us);
 		raw_spin_unlock(&st->section_raw_lock);
 		break;
 	}
@@ -664,50 +666,82 @@ static bool irqstorm_wait_handled(struct irqstorm_chan *c, s64 before)
 	return true;
 }
 
+static bool irqstorm_storming(struct irqstorm *st)
+{
+	return irqstorm_read(st, IRQSTORM_REG_CTRL) & IRQSTORM_CTRL_RUN;
+}
+
+/*
+ * The same sections with no trigger, spaced like a sweep's, while the
+ * storm runs: where the storm's own arrivals land in them is chance.
+ */
+static const char *irqstorm_sections_random(struct irqstorm *st, int kind,
+					    unsigned int us, u64 *runs)
+{
+	while (irqstorm_storming(st)) {
+		irqstorm_section(st, NULL, kind, us);
+		(*runs)++;
+		usleep_range(10, 20);
+	}
+	return "stopped";
+}
+
+/* Sections until c's sweep is over, each waiting for its interrupt. */
+static const char *irqstorm_sections_sweep(struct irqstorm *st,
+					   struct irqstorm_chan *c, int kind,
+					   unsigned int us, u64 *runs)
+{
+	s64 before;
+
+	while (irqstorm_ch_read(c, IRQSTORM_CH_TRIGGERS_LEFT)) {
+		if (!irqstorm_storming(st))
+			return "ended";
+		before = atomic64_read(&c->handled);
+		irqstorm_section(st, c, kind, us);
+		if (!irqstorm_wait_handled(c, before))
+			return "timeout";
+		(*runs)++;
+	}
+	return "done";
+}
+
 /*
  * The triggered sweep: write "KIND US CHANNEL" (KIND one of
  * section_names) to run sections until the channel's sweep is over, each
  * waiting for its interrupt to be handled before the next; read "done N",
  * "ended N" (the storm ended first) or "timeout N" (an interrupt was not
- * handled within a second), N the sections run. It runs in the writer's
+ * handled within a second), N the sections run. "KIND US -" runs them
+ * untriggered until the storm stops: "stopped N". It runs in the writer's
  * context: on its CPU, at its priority.
  */
 static ssize_t section_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t count)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
-	const char *why = "done";
-	struct irqstorm_chan *c;
+	struct irqstorm_chan *c = NULL;
+	char name[16], chan[4];
 	unsigned int ch, us;
-	char name[16];
+	const char *why;
 	u64 runs = 0;
-	s64 before;
 	int kind;
 
-	if (sscanf(buf, "%15s %u %u", name, &us, &ch) != 3 || ch >= NCH ||
-	    !us || us > USEC_PER_SEC)
+	if (sscanf(buf, "%15s %u %3s", name, &us, chan) != 3 || !us ||
+	    us > USEC_PER_SEC)
 		return -EINVAL;
 	kind = match_string(section_names, ARRAY_SIZE(section_names), name);
 	if (kind < 0)
 		return kind;
-	c = &st->ch[ch];
-	if (!READ_ONCE(c->active))
-		return -ENODEV;
+	if (strcmp(chan, "-")) {
+		if (kstrtouint(chan, 10, &ch) || ch >= NCH)
+			return -EINVAL;
+		c = &st->ch[ch];
+		if (!READ_ONCE(c->active))
+			return -ENODEV;
+	}
 
 	mutex_lock(&st->region_lock);
-	while (irqstorm_ch_read(c, IRQSTORM_CH_TRIGGERS_LEFT)) {
-		if (!(irqstorm_read(st, IRQSTORM_REG_CTRL) & IRQSTORM_CTRL_RUN)) {
-			why = "ended";
-			break;
-		}
-		before = atomic64_read(&c->handled);
-		irqstorm_section(st, c, kind, us);
-		if (!irqstorm_wait_handled(c, before)) {
-			why = "timeout";
-			break;
-		}
-		runs++;
-	}
+	why = c ? irqstorm_sections_sweep(st, c, kind, us, &runs) :
+		  irqstorm_sections_random(st, kind, us, &runs);
 	snprintf(st->section_result, sizeof(st->section_result), "%s %llu",
 		 why, runs);
 	mutex_unlock(&st->region_lock);

@@ -5,6 +5,8 @@
  * its channel's trigger at its start; the device raises each time the
  * sweep's next offset later (core/sweep.h reads the results back).
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
@@ -12,11 +14,14 @@
 #include "cmd.h"
 #include "config.h"
 #include "plot.h"
+#include "sweep-parts.h"
 #include "core/json-build.h"
+#include "core/marker.h"
 #include "core/output.h"
 #include "core/run.h"
 #include "core/scenario.h"
 #include "core/stages.h"
+#include "core/summary.h"
 #include "core/sweep.h"
 
 static const char sweep_description[] =
@@ -30,6 +35,10 @@ static const char sweep_description[] =
 	"  sweep.csv    each offset's latency per stage, ns\n"
 	"  sweep.json   the sweep and each stage's worst offset\n"
 	"  sweep.png    latency against offset, one series per stage\n"
+	"  random/      unless --no-random: the same sections, untriggered, under\n"
+	"               a Poisson storm of as many interrupts over the sweep's\n"
+	"               span (channel seed as in the scenario): what random\n"
+	"               arrivals see, beside the sweep's worst case\n"
 	"\n"
 	"--offset takes ns of virtual time; without it, the scenario's own\n"
 	"[channelN] trigger_start_ns, trigger_stop_ns and trigger_step_ns are\n"
@@ -77,6 +86,20 @@ static gboolean parse_range(const char *text, SweepRange *r, GError **error)
 	return TRUE;
 }
 
+/* Say why the sweep failed, as irqstorm_cmd_fail(); FALSE. */
+static gboolean sweep_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static gboolean sweep_fail(const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	irqstorm_cmd_fail("%s", msg);
+	return FALSE;
+}
+
 /* Set one scenario key for the sweep, in its messages "--offset". */
 static gboolean sweep_set(IrqstormScenario *sc, const char *where, GError **error,
 			  const char *fmt, ...) G_GNUC_PRINTF(4, 5);
@@ -109,11 +132,11 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 			return NULL;
 	if (!sc)
 		return NULL;
-	if (!sc->section) {
+	if (!sc->section || sc->section_channel == IRQSTORM_NONE) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
 			    "%s: no [guest] section to sweep: set section (irqs_off, "
 			    "preempt_off, bh_off, spinlock or raw_spinlock), "
-			    "section_us and section_channel", path);
+			    "section_us and section_channel, a triggered channel", path);
 		return NULL;
 	}
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF) {
@@ -138,9 +161,82 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	return g_steal_pointer(&sc);
 }
 
+/* What random arrivals saw: the stages' maxima of a run, and how many. */
+typedef struct {
+	gboolean ran;
+	guint64 interrupts;
+	double max_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* NAN: no sample */
+} RandomTwin;
+
+/*
+ * The sweep's scenario with its sections untriggered and its channel a
+ * Poisson storm of as many interrupts over the sweep's span: the same
+ * sections, hit at random.
+ */
+static IrqstormScenario *load_random(const char *path, const char *const *sets,
+				     const IrqstormScenario *sweep, const GArray *points,
+				     guint64 span_ns, GError **error)
+{
+	guint ch = sweep->section_channel;
+	double span_s = MAX(span_ns / 1e9, 0.001);
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+
+	for (gsize i = 0; sc && sets && sets[i]; i++)
+		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
+			return NULL;
+	if (!sc ||
+	    !sweep_set(sc, "--random", error, "guest.section_channel=none") ||
+	    !sweep_set(sc, "--random", error, "channel%u.pattern=poisson", ch) ||
+	    !sweep_set(sc, "--random", error, "channel%u.rate=%.3f", ch,
+		       MAX(points->len / span_s, 1.0)) ||
+	    !sweep_set(sc, "--random", error, "run.duration=%.3f", span_s) ||
+	    !irqstorm_scenario_check(sc, "--random", error))
+		return NULL;
+	return g_steal_pointer(&sc);
+}
+
+/* Run the random twin into OUT/random; FALSE after saying why. */
+static gboolean run_random(const char *path, const char *const *sets,
+			   const IrqstormScenario *sweep, const GArray *points,
+			   guint64 span_ns, const char *out, RandomTwin *twin)
+{
+	g_autofree char *dir = g_build_filename(out, "random", NULL);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = load_random(path, sets, sweep, points,
+						     span_ns, &err);
+	g_autoptr(IrqstormSummary) sum = NULL;
+	IrqstormRunSettings set = {
+		.scenario = sc, .out_dir = dir, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+		.quiet = TRUE, .csv = TRUE,
+	};
+	int code;
+
+	if (!sc)
+		return sweep_fail("%s", err->message);
+	code = irqstorm_cmd_run_and_report(&set, NULL);
+	sum = irqstorm_summary_load(dir, &err);
+	if (!sum)
+		return sweep_fail("%s", err->message);
+	if (code != IRQSTORM_EXIT_PASSED && code != IRQSTORM_EXIT_THRESHOLD)
+		return sweep_fail("the random twin in %s failed (exit %d): see its "
+					 "summary.json", dir, code);
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+		const IrqstormStageStats *t =
+			irqstorm_summary_stage_sampled(sum, irqstorm_stage_name(st));
+
+		twin->max_ns[st] = t ? t->v[IRQSTORM_STAT_MAX] : NAN;
+		if (st == IRQSTORM_STAGE_DONE && t)
+			twin->interrupts = t->cycles;
+	}
+	twin->ran = TRUE;
+	return TRUE;
+}
+
 /* sweep.json: what was swept, and each stage's worst offset. */
 static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
-				 const GArray *points, GError **error)
+				 const GArray *points, const RandomTwin *twin,
+				 GError **error)
 {
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -170,13 +266,27 @@ static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
+	if (twin->ran) {
+		json_builder_set_member_name(b, "random");
+		json_builder_begin_object(b);
+		irqstorm_json_add_int(b, "interrupts", twin->interrupts);
+		json_builder_set_member_name(b, "max_ns");
+		json_builder_begin_object(b);
+		for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
+			if (!isnan(twin->max_ns[st]))
+				irqstorm_json_add_int(b, irqstorm_stage_name(st),
+						      (gint64)twin->max_ns[st]);
+		json_builder_end_object(b);
+		json_builder_end_object(b);
+	}
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
 	return irqstorm_write_json_file(path, root, error);
 }
 
-/* Each stage's worst offset, a line each. */
-static void print_worst(const IrqstormScenario *sc, const GArray *points)
+/* Each stage's worst offset, a line each, beside what random arrivals saw. */
+static void print_worst(const IrqstormScenario *sc, const GArray *points,
+			const RandomTwin *twin)
 {
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 
@@ -187,38 +297,132 @@ static void print_worst(const IrqstormScenario *sc, const GArray *points)
 	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
 		IrqstormSweepWorst w = irqstorm_sweep_worst(points, st);
 
-		if (w.any)
-			printf("  %-8s worst %.3f us, at offset %" G_GUINT64_FORMAT " ns\n",
-			       irqstorm_stage_name(st), w.latency_ns / 1e3, w.offset_ns);
+		if (!w.any)
+			continue;
+		printf("  %-8s worst %.3f us, at offset %" G_GUINT64_FORMAT " ns",
+		       irqstorm_stage_name(st), w.latency_ns / 1e3, w.offset_ns);
+		if (twin->ran && !isnan(twin->max_ns[st]))
+			printf("; random arrivals' max %.3f us", twin->max_ns[st] / 1e3);
+		printf("\n");
 	}
+	if (twin->ran)
+		printf("  (random: %" G_GUINT64_FORMAT " interrupts at Poisson arrivals "
+		       "through the same sections, untriggered)\n", twin->interrupts);
 }
 
-/* The sweep's files from the run's records.csv; FALSE after saying why. */
-static gboolean analyse(const IrqstormScenario *sc, const char *out, gboolean quiet)
+/*
+ * The sweep's files from its points (their boots' spans adding up to
+ * span_ns), and unless no_random its random twin; FALSE after saying why.
+ */
+static gboolean sweep_outputs(const char *path, const char *const *sets,
+			      const IrqstormScenario *sc, const GArray *points,
+			      guint64 span_ns, const char *out, gboolean quiet,
+			      gboolean no_random)
 {
-	g_autofree char *records = g_build_filename(out, "records.csv", NULL);
 	g_autofree char *csv = g_build_filename(out, "sweep.csv", NULL);
 	g_autofree char *json = g_build_filename(out, "sweep.json", NULL);
 	g_autofree char *png = g_build_filename(out, "sweep", NULL);
 	g_autoptr(GString) e = g_string_new(NULL);
-	g_autoptr(GArray) points = NULL;
 	g_autoptr(GError) err = NULL;
+	RandomTwin twin = { 0 };
 
-	points = irqstorm_sweep_read(records, sc->section_channel, &err);
-	if (!points || !irqstorm_sweep_write_csv(csv, points, &err) ||
-	    !write_sweep_json(json, sc, points, &err)) {
-		irqstorm_cmd_fail("%s", err->message);
+	if (!no_random && !run_random(path, sets, sc, points, span_ns, out, &twin))
 		return FALSE;
-	}
+	if (!irqstorm_sweep_write_csv(csv, points, &err) ||
+	    !write_sweep_json(json, sc, points, &twin, &err))
+		return sweep_fail("%s", err->message);
 	if (!quiet)
-		print_worst(sc, points);
+		print_worst(sc, points, &twin);
 	irqstorm_plot_param_path(e, "input", csv);
 	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
-	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err)) {
-		irqstorm_cmd_fail("%s", err->message);
-		return FALSE;
-	}
+	irqstorm_plot_param(e, "stages", "hardirq thread done");
+	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err))
+		return sweep_fail("%s", err->message);
 	return TRUE;
+}
+
+/*
+ * Add the triggered points of channel ch in dir/records.csv to points,
+ * and their span to *span_ns; FALSE after saying why.
+ */
+static gboolean gather(const char *dir, guint ch, GArray *points, guint64 *span_ns)
+{
+	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GArray) p = irqstorm_sweep_read(records, ch, &err);
+
+	if (!p)
+		return sweep_fail("%s", err->message);
+	*span_ns += irqstorm_sweep_span(p);
+	g_array_append_vals(points, p->data, p->len);
+	return TRUE;
+}
+
+/* The sweep in one boot, into out; its exit status. */
+static int sweep_one(const char *path, const char *const *sets,
+		     const IrqstormScenario *sc, const char *out, gboolean quiet,
+		     gboolean no_random)
+{
+	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
+	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(IrqstormSweepPoint));
+	IrqstormRunSettings set = {
+		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+		.quiet = quiet, .csv = TRUE,
+	};
+	guint64 span = 0;
+	int code = irqstorm_cmd_run_and_report(&set, &builder);
+
+	if (code == IRQSTORM_EXIT_ERROR)
+		return code;
+	if (!gather(out, sc->section_channel, points, &span) ||
+	    !sweep_outputs(path, sets, sc, points, span, out, quiet, no_random))
+		return IRQSTORM_EXIT_ERROR;
+	return code;
+}
+
+/*
+ * The sweep in jobs boots side by side, each a part of the offsets in
+ * out/part-K, then its files from all of theirs; its exit status. out is
+ * marked incomplete until it is done.
+ */
+static int sweep_in_parts(const char *path, char **sets, const char *duration,
+			  const IrqstormScenario *sc, const char *out, guint jobs,
+			  gboolean quiet, gboolean no_random)
+{
+	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
+	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(IrqstormSweepPoint));
+	g_autoptr(GError) err = NULL;
+	g_autofree char *self = g_file_read_link("/proc/self/exe", &err);
+	g_auto(GStrv) dirs = NULL;
+	IrqstormSweepParts p = {
+		.binary = self, .scenario = path, .sets = sets, .duration = duration,
+		.start = c->trigger_start_ns, .step = c->trigger_step_ns,
+		.count = irqstorm_scenario_offsets(c), .parts = jobs, .out = out,
+	};
+	guint64 span = 0;
+	int code;
+
+	if (!self)
+		return irqstorm_cmd_fail("%s", err->message);
+	if (g_mkdir_with_parents(out, 0755) < 0)
+		return irqstorm_cmd_fail("cannot create %s: %s", out, g_strerror(errno));
+	if (!irqstorm_marker_begin(out, sc, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	code = irqstorm_sweep_parts_run(&p, &dirs);
+	for (guint k = 0; code != IRQSTORM_EXIT_ERROR && dirs[k]; k++)
+		if (!gather(dirs[k], sc->section_channel, points, &span))
+			code = IRQSTORM_EXIT_ERROR;
+	if (code == IRQSTORM_EXIT_ERROR) {
+		irqstorm_marker_set(out, "a part of the sweep failed: see its part-K.log "
+				    "and part-K/", NULL);
+		return irqstorm_cmd_fail("a part of the sweep failed: see %s/part-K.log", out);
+	}
+	g_array_sort(points, irqstorm_sweep_point_compare);
+	if (!sweep_outputs(path, (const char *const *)sets, sc, points, span, out,
+			   quiet, no_random) || !irqstorm_marker_clear(out, &err))
+		return IRQSTORM_EXIT_ERROR;
+	return code;
 }
 
 /* irqstorm sweep SCENARIO [--offset START:STOP[:STEP]] [options] */
@@ -226,7 +430,8 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *offset = NULL, *duration = NULL;
 	g_auto(GStrv) sets = NULL;
-	gboolean quiet = FALSE;
+	gboolean quiet = FALSE, no_random = FALSE;
+	gint jobs = 1;
 	const GOptionEntry entries[] = {
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &offset,
 		  "Offsets from the section's start, ns of virtual time "
@@ -238,6 +443,11 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
 		  "Override a scenario key, e.g. guest.section=spinlock (repeatable)",
 		  "GROUP.KEY=VALUE" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+		  "Cut the offsets into N parts, each swept by its own boot, side by "
+		  "side (default 1: one boot)", "N" },
+		{ "no-random", 0, 0, G_OPTION_ARG_NONE, &no_random,
+		  "No random twin: skip the second boot", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "No progress line and no summary", NULL },
 		{ NULL }
@@ -248,25 +458,29 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
-	IrqstormRunSettings set;
-	int code;
+	guint64 count;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return IRQSTORM_EXIT_ERROR;
 	if (argc != 2)
 		return irqstorm_usage_error(ctx, "sweep needs exactly one SCENARIO file");
+	if (jobs < 1 || jobs > 64)
+		return irqstorm_usage_error(ctx, "--jobs %d: from 1 to 64", jobs);
 	sc = load_sweep(argv[1], (const char *const *)sets, offset, duration, &err);
 	if (!sc)
 		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
 		out = irqstorm_cmd_default_out(argv[1], "-sweep");
-	set = (IrqstormRunSettings) {
+	count = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
+	if (jobs == 1 || count < 2)
+		return sweep_one(argv[1], (const char *const *)sets, sc, out, quiet,
+				 no_random);
+	/* Build what is missing once, before the parts start. */
+	if (!irqstorm_guest_ensure(&builder, &(IrqstormRunSettings) {
 		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
 		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
-		.quiet = quiet, .csv = TRUE,
-	};
-	code = irqstorm_cmd_run_and_report(&set, &builder);
-	if (code == IRQSTORM_EXIT_ERROR)
-		return code;
-	return analyse(sc, out, quiet) ? code : IRQSTORM_EXIT_ERROR;
+	}, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	return sweep_in_parts(argv[1], sets, duration, sc, out, MIN((guint64)jobs, count),
+			      quiet, no_random);
 }

@@ -193,6 +193,15 @@ static void check_sweep(Judge *j)
 
 	if (!sc->section)
 		return;
+	if (sc->section_channel == IRQSTORM_NONE) {
+		/* Untriggered: sections ran while the storm did. */
+		if (!s || !g_str_has_prefix(s, "stopped:") ||
+		    !g_ascii_strtoull(s + strlen("stopped:"), NULL, 10))
+			g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+				"the untriggered sections did not run to the storm's "
+				"end (%s)", s ? s : "no report"));
+		return;
+	}
 	want = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
 	if (!s || !g_str_has_prefix(s, "done:")) {
 		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(

@@ -301,10 +301,13 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 	case CONF_load_prio:
 		return v_opt_empty(sc->load_prio);
 	case CONF_section:
-		return sc->section ? g_strdup_printf("%s:%u:%u",
-						    irqstorm_section_name(sc->section),
-						    sc->section_us, sc->section_channel) :
-				     g_strdup("");
+		if (!sc->section)
+			return g_strdup("");
+		if (sc->section_channel == IRQSTORM_NONE)
+			return g_strdup_printf("%s:%u:-", irqstorm_section_name(sc->section),
+					       sc->section_us);
+		return g_strdup_printf("%s:%u:%d", irqstorm_section_name(sc->section),
+				       sc->section_us, sc->section_channel);
 	case CONF_section_cpu:
 		return g_strdup_printf("%u", sc->section_cpu);
 	case CONF_COUNT:

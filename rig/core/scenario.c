@@ -124,7 +124,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "load_prio", KEY_OPT_INT, OFF(load_prio), 1, 99, NULL },
 	{ "guest", "section", KEY_CHOICE, OFF(section), 0, 0, section_names },
 	{ "guest", "section_us", KEY_UINT, OFF(section_us), 1, 1000000, NULL },
-	{ "guest", "section_channel", KEY_UINT, OFF(section_channel), 0, NCH - 1, NULL },
+	{ "guest", "section_channel", KEY_OPT_INT, OFF(section_channel), 0, NCH - 1, NULL },
 	{ "guest", "section_cpu", KEY_UINT, OFF(section_cpu), 0, 63, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
@@ -678,7 +678,7 @@ static gboolean trigger_check(const IrqstormScenario *sc, guint n,
 				" is before trigger_start_ns = %" G_GUINT64_FORMAT
 				": the sweep would be empty", where, n,
 				c->trigger_stop_ns, c->trigger_start_ns);
-	if (sc->section == 0 || sc->section_channel != n)
+	if (sc->section == 0 || sc->section_channel != (int)n)
 		return conflict(error, "%s: [channel%u] pattern = triggered fires only "
 				"when a section arms it: set [guest] section (e.g. "
 				"irqs_off) and section_channel = %u", where, n, n);
@@ -700,9 +700,11 @@ static gboolean section_check(const IrqstormScenario *sc, const char *where,
 			return FALSE;
 	if (sc->section == 0)
 		return TRUE;
-	if (sc->ch[sc->section_channel].pattern != IRQSTORM_PATTERN_TRIGGERED)
-		return conflict(error, "%s: [guest] section = %s arms channel %u's "
-				"trigger, but [channel%u] pattern is not triggered",
+	if (sc->section_channel != IRQSTORM_NONE &&
+	    sc->ch[sc->section_channel].pattern != IRQSTORM_PATTERN_TRIGGERED)
+		return conflict(error, "%s: [guest] section = %s arms channel %d's "
+				"trigger, but [channel%d] pattern is not triggered "
+				"(section_channel = none: sections with no trigger)",
 				where, section_names[sc->section], sc->section_channel,
 				sc->section_channel);
 	if (sc->section_cpu >= sc->cpus)

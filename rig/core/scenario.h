@@ -133,7 +133,8 @@ typedef struct {
 	int load_prio;			/* load the driver at FIFO prio, or NONE */
 	int section;			/* 0: none, else 1 + IRQSTORM_SECTION_* */
 	guint section_us;		/* its length */
-	guint section_channel;		/* the triggered channel it arms */
+	int section_channel;		/* the triggered channel it arms, or NONE:
+					 * untriggered, while the storm runs */
 	guint section_cpu;		/* the CPU it runs on */
 
 	/* [thresholds] */

@@ -89,7 +89,9 @@ static gboolean sweep_record(const char *line, const int *cols,
 
 static IrqstormSweepPoint sweep_point(const struct irqstorm_record *r)
 {
-	IrqstormSweepPoint p = { .offset_ns = r->offset, .seq = r->seq };
+	IrqstormSweepPoint p = {
+		.offset_ns = r->offset, .seq = r->seq, .raise_ns = r->t_raise,
+	};
 
 	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
 		if (!irqstorm_stage_value(r, st, &p.stage_ns[st]))
@@ -97,7 +99,7 @@ static IrqstormSweepPoint sweep_point(const struct irqstorm_record *r)
 	return p;
 }
 
-static gint sweep_by_offset(gconstpointer a, gconstpointer b)
+gint irqstorm_sweep_point_compare(gconstpointer a, gconstpointer b)
 {
 	const IrqstormSweepPoint *x = a, *y = b;
 
@@ -139,8 +141,21 @@ GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error)
 		p = sweep_point(&r);
 		g_array_append_val(points, p);
 	}
-	g_array_sort(points, sweep_by_offset);
+	g_array_sort(points, irqstorm_sweep_point_compare);
 	return g_steal_pointer(&points);
+}
+
+guint64 irqstorm_sweep_span(const GArray *points)
+{
+	guint64 first = G_MAXUINT64, last = 0;
+
+	for (guint i = 0; i < points->len; i++) {
+		const IrqstormSweepPoint *p = &g_array_index(points, IrqstormSweepPoint, i);
+
+		first = MIN(first, p->raise_ns);
+		last = MAX(last, p->raise_ns);
+	}
+	return points->len < 2 ? 0 : last - first;
 }
 
 IrqstormSweepWorst irqstorm_sweep_worst(const GArray *points, IrqstormStage st)

@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 typedef struct {
 	guint64 offset_ns;
 	guint64 seq;
+	guint64 raise_ns;		/* when it was raised, virtual time */
 	guint64 stage_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* or IRQSTORM_SWEEP_NONE */
 } IrqstormSweepPoint;
 
@@ -36,6 +37,12 @@ typedef struct {
  * records.csv, and for a triggered record without its offset.
  */
 GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error);
+
+/* By offset, then seq: a GCompareFunc of IrqstormSweepPoint. */
+gint irqstorm_sweep_point_compare(gconstpointer a, gconstpointer b);
+
+/* From the first raise among points to the last, ns (0 for under two). */
+guint64 irqstorm_sweep_span(const GArray *points);
 
 /* Stage st's worst offset among points (of IrqstormSweepPoint). */
 IrqstormSweepWorst irqstorm_sweep_worst(const GArray *points, IrqstormStage st);

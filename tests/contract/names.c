@@ -21,6 +21,7 @@
 #define CONF(key, dflt, help)			puts("guest.conf " #key);
 #define ATTR(name, help)			puts("result " #name);
 #define RESULT(key, help)			puts("result " #key);
+#define SECTION(id, name, help)			puts("section " name);
 
 int main(void)
 {
@@ -35,5 +36,6 @@ int main(void)
 	IRQSTORM_GUEST_CONF(CONF)
 	IRQSTORM_GUEST_CHANNEL_ATTRS(ATTR)
 	IRQSTORM_GUEST_RESULTS(RESULT)
+	IRQSTORM_GUEST_SECTIONS(SECTION)
 	return 0;
 }

@@ -8,7 +8,14 @@
 #     the worst is at least L, within the section's first quarter, and at
 #     least 90% of offsets are within 20 us of L - o (the others found
 #     another interrupt held back by the same section, handled first);
+#   - its random twin (the same sections untriggered under a Poisson
+#     storm) ran, and sweep.json says what it saw;
 #   - the same sweep again gives the same sweep.csv, byte for byte;
+#   - --jobs 2: every offset exactly once; each part is a sweep of its
+#     own offsets, the same as one boot of just those gives, and the
+#     merged sweep.csv has its rows;
+#   - a --jobs sweep stopped with SIGTERM leaves no QEMU behind and its
+#     directory marked INCOMPLETE;
 #   - bad input (step 0, stop before start, offsets beyond the section,
 #     icount off) is refused with a message naming the problem, before
 #     anything boots or is written.
@@ -38,11 +45,46 @@ awk -F, -v l=$((L * 1000)) 'NR > 1 {
 	exit bad
 }' "$out/a/sweep.csv" || fail "the sweep's curve (above)"
 [ -s "$out/a/sweep.png" ] || fail "no sweep.png"
-echo "irqs_off $L us: $(jq -c .worst.hardirq "$j")"
+jq -e '.random.interrupts > 1000 and .random.max_ns.hardirq > 0' "$j" >/dev/null ||
+	fail "no random twin in sweep.json: $(jq -c .random "$j")"
+[ -f "$out/a/random/summary.json" ] || fail "no random/summary.json"
+echo "irqs_off $L us: $(jq -c '{worst: .worst.hardirq, random}' "$j")"
 
-"$irqstorm" sweep "$scenario" --out "$out/b" --quiet --set "guest.section_us=$L" \
+"$irqstorm" sweep "$scenario" --out "$out/b" --quiet --no-random --set "guest.section_us=$L" \
 	--offset "0:$((L * 1000)):8" || fail "the second sweep failed"
 cmp "$out/a/sweep.csv" "$out/b/sweep.csv" || fail "a rerun gave another sweep.csv"
+[ ! -e "$out/b/random" ] || fail "--no-random ran the random twin"
+
+"$irqstorm" sweep "$scenario" --out "$out/j" --quiet --no-random --jobs 2 \
+	--set "guest.section_us=$L" --offset "0:$((L * 1000)):8" >/dev/null ||
+	fail "the sweep in 2 parts failed: $(cat "$out/j/INCOMPLETE" 2>/dev/null)"
+[ "$(tail -n +2 "$out/j/sweep.csv" | cut -d, -f1 | sort -n | uniq | wc -l)" -eq 2501 ] &&
+	[ "$(($(wc -l <"$out/j/sweep.csv") - 1))" -eq 2501 ] || fail "--jobs 2: not every offset once"
+# Part 1 has offsets 0 .. 9992 ns: the same sweep as one boot of them.
+"$irqstorm" sweep "$scenario" --out "$out/p1" --quiet --no-random --set "guest.section_us=$L" \
+	--offset 0:9992:8 || fail "the sweep of part 1's offsets failed"
+cmp "$out/p1/sweep.csv" "$out/j/part-1/sweep.csv" ||
+	fail "--jobs 2: part 1 differs from one boot of its offsets"
+cmp <(sed -n 2,1251p "$out/p1/sweep.csv") <(sed -n 2,1251p "$out/j/sweep.csv") ||
+	fail "--jobs 2: the merged sweep.csv lacks part 1's rows"
+[ ! -e "$out/j/INCOMPLETE" ] || fail "--jobs 2: left INCOMPLETE"
+
+# Stopped midway: the parts and their QEMUs end, the directory says so.
+"$irqstorm" sweep "$scenario" --out "$out/k" --quiet --no-random --jobs 2 \
+	--set "guest.section_us=200" --offset "0:200000:8" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+	[ -f "$out/k/part-2/qemu-cmdline.txt" ] && break
+	sleep 0.1
+done
+sleep 1
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+[ "$status" -ne 0 ] || fail "a stopped sweep exited 0"
+[ -f "$out/k/INCOMPLETE" ] || fail "a stopped sweep's directory is not marked INCOMPLETE"
+sleep 1
+! pgrep -f "$out/k" >/dev/null || fail "processes of the stopped sweep remain: $(pgrep -af "$out/k")"
 
 # refused WHAT EXPECTED ARGS...: exit 1, the message, nothing written.
 refused() {

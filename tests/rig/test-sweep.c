@@ -45,6 +45,8 @@ static void test_read(void)
 	g_assert_cmpuint(g_array_index(p, IrqstormSweepPoint, 0).stage_ns[IRQSTORM_STAGE_HARDIRQ],
 			 ==, 900);
 	g_assert_cmpuint(g_array_index(p, IrqstormSweepPoint, 1).offset_ns, ==, 16);
+	/* Raised at 1000, 2000 and 6000 ns: the span is 5000 ns. */
+	g_assert_cmpuint(irqstorm_sweep_span(p), ==, 5000);
 	w = irqstorm_sweep_worst(p, IRQSTORM_STAGE_HARDIRQ);
 	g_assert_true(w.any);
 	g_assert_cmpuint(w.offset_ns, ==, 8);
