@@ -23,6 +23,16 @@
  *       (through /proc/irq/N/smp_affinity_list), as SCHED_FIFO PRIO, until
  *       SIGTERM or LIMIT_MS. Prints one line at the end: "flips=N".
  *
+ *   irqstorm-guest section RESOURCE0 US CH
+ *       The "user" section of a triggered sweep (docs/sweep.md): a busy
+ *       loop of US us in user space, as the calling task (init pins it),
+ *       arming channel CH's trigger through BAR0 at its start, then
+ *       sleeping until the device has raised and the driver acknowledged
+ *       that interrupt; again until the channel's sweep is over. CH "-":
+ *       untriggered sections, spaced alike, while the storm runs. Prints
+ *       "done N", "ended N" (the storm ended first), "timeout N" (an
+ *       interrupt not handled within a second) or "stopped N".
+ *
  *   irqstorm-guest protocol
  *       Print the guest protocol (include/irqstorm/guest.h) as shell
  *       assignments for the init to source: the channel count, the
@@ -228,6 +238,84 @@ static int cmd_probe(int argc, char **argv)
 	return 0;
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return ts_ns(&t);
+}
+
+/* Busy for us microseconds of the guest's clock. */
+static void busy_us(long long us)
+{
+	long long end = now_ns() + us * 1000;
+
+	while (now_ns() < end)
+		;
+}
+
+/* Sleep until channel ch raised past raised and has nothing pending. */
+static int wait_handled(volatile uint32_t *regs, long long ch, uint32_t raised)
+{
+	const struct timespec nap = { 0, 10000 };
+	long long deadline = now_ns() + NSEC_PER_SEC;
+
+	while (regs[IRQSTORM_REG_CH(ch, IRQSTORM_CH_RAISED) / 4] == raised ||
+	       regs[IRQSTORM_REG_CH(ch, IRQSTORM_CH_PENDING) / 4]) {
+		if (now_ns() > deadline)
+			return -1;
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
+/* section RESOURCE0 US CH|- */
+static int cmd_section(int argc, char **argv)
+{
+	const struct timespec nap = { 0, 10000 };
+	volatile uint32_t *regs;
+	const char *why = "done";
+	long long us, ch = -1, runs = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: irqstorm-guest section RESOURCE0 US CH|-\n");
+		return 1;
+	}
+	us = parse_num("us", argv[2], 1, 1000 * 1000);
+	if (strcmp(argv[3], "-"))
+		ch = parse_num("channel", argv[3], 0, IRQSTORM_NUM_CHANNELS - 1);
+	if (us < 0 || (strcmp(argv[3], "-") && ch < 0))
+		return 1;
+	regs = map_regs(argv[1]);
+	if (!regs)
+		return 1;
+	while (ch < 0 || regs[IRQSTORM_REG_CH(ch, IRQSTORM_CH_TRIGGERS_LEFT) / 4]) {
+		uint32_t raised;
+
+		if (!(regs[IRQSTORM_REG_CTRL / 4] & IRQSTORM_CTRL_RUN)) {
+			why = ch < 0 ? "stopped" : "ended";
+			break;
+		}
+		if (ch < 0) {
+			busy_us(us);
+			runs++;
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		raised = regs[IRQSTORM_REG_CH(ch, IRQSTORM_CH_RAISED) / 4];
+		regs[IRQSTORM_REG_TRIGGER / 4] = 1u << ch;
+		busy_us(us);
+		if (wait_handled(regs, ch, raised)) {
+			why = "timeout";
+			break;
+		}
+		runs++;
+	}
+	printf("%s %lld\n", why, runs);
+	return 0;
+}
+
 /* One IRQ's affinity, as a CPU list: 0 or -1 with a message. */
 static int set_irq_cpu(const char *irq, long cpu)
 {
@@ -324,11 +412,14 @@ int main(int argc, char **argv)
 		return cmd_probe(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "flip"))
 		return cmd_flip(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "section"))
+		return cmd_section(argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "protocol"))
 		return cmd_protocol();
 	fprintf(stderr, "usage: irqstorm-guest sched PID fifo|rr|other PRIO [CPU]\n"
 		"       irqstorm-guest probe RESOURCE0 PERIOD_US LIMIT_MS PRIO CPU\n"
 		"       irqstorm-guest flip PERIOD_US LIMIT_MS PRIO IRQ...\n"
+		"       irqstorm-guest section RESOURCE0 US CH|-\n"
 		"       irqstorm-guest protocol\n");
 	return 1;
 }

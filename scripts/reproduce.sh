@@ -112,17 +112,24 @@ done
 # hard-interrupt handler and a threaded one: `irqstorm sweep` of
 # scenarios/sweep-irqs-off.ini (an interrupt at every instruction of a
 # 50 us section) with the kind and the handler set, and its random twin.
-# A --shard run leaves them to shard 1; --merge takes them from it.
-SWEEP_KINDS="irqs_off preempt_off bh_off spinlock raw_spinlock"
+# And scenarios/sweep-pio.ini: the section another channel's PIO handler,
+# hard-interrupt or threaded. A --shard run leaves them to shard 1;
+# --merge takes them from it.
+SWEEP_KINDS="irqs_off preempt_off bh_off spinlock raw_spinlock user"
 SWEEP_KERNELS="rt dyn"
 sweep_dir() { echo "$OUT/sweep/$1-$2-$3"; }	# KERNEL HANDLER KIND
 
-sweep_one() {	# KERNEL HANDLER KIND
-	local d rc=0 args=()
+sweep_one() {	# KERNEL HANDLER KIND: HANDLER of the swept channel, or for pio of the PIO one
+	local d rc=0 args=() sc=sweep-irqs-off
 	d=$(sweep_dir "$1" "$2" "$3")
 	[ "$1" = rt ] || args=(--set kernel.flavour=dyn --set kernel.cmdline=preempt=full)
-	"$IRQSTORM" sweep scenarios/sweep-irqs-off.ini --out "$d" --quiet \
-		--set "guest.section=$3" --set "channel0.threading=$2" "${args[@]}" \
+	if [ "$3" = pio ]; then
+		sc=sweep-pio
+		args+=(--set "channel1.threading=$2")
+	else
+		args+=(--set "guest.section=$3" --set "channel0.threading=$2")
+	fi
+	"$IRQSTORM" sweep "scenarios/$sc.ini" --out "$d" --quiet "${args[@]}" \
 		>"$d.log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || die "sweep $1 $2 $3: exit status $rc, not a result (see $d.log)"
 }
@@ -140,7 +147,7 @@ run_sweeps() {
 	mkdir -p "$OUT/sweep"
 	for k in $SWEEP_KERNELS; do
 		for th in hardirq threaded; do
-			for kind in $SWEEP_KINDS; do
+			for kind in $SWEEP_KINDS pio; do
 				sweep_one "$k" "$th" "$kind" &
 				pids+=($!)
 				if [ ${#pids[@]} -ge "$(nproc)" ]; then
@@ -244,7 +251,7 @@ sweep_stats() {
 		}'
 }
 
-# sweeps_figure KERNEL HANDLER STAGE: the five kinds' curves of one stage
+# sweeps_figure KERNEL HANDLER STAGE: the section kinds' curves of one stage
 sweeps_figure() {
 	local out=sweep-$1-$2 i=0 params="" kind csv
 	echo "# $out.png: $1, $2 handler, $3 latency against offset: kind min median max worst-offset (ns)" \
@@ -364,6 +371,24 @@ table_sweep() {
 					"$(jq -r --arg s "$stage" '.worst[$s] | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$d/sweep.json") |" \
 					"$(jq -r --arg s "$stage" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$d/sweep.json") |"
 			done
+		done
+	done
+}
+
+table_sweep_pio() {
+	local k th d
+	echo "| kernel | PIO handler | channel 0's thread: aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
+	echo "|---|---|---:|---:|---:|---:|"
+	for k in $SWEEP_KERNELS; do
+		for th in hardirq threaded; do
+			d=$(sweep_dir "$k" "$th" pio)
+			read -r _ med _ _ < <(sweep_stats "$d/sweep.csv" thread)
+			echo "| $k$([ "$k" = rt ] || echo " preempt=full") | $th |" \
+				"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "thread_ns") k = i }
+					NR == 2 { printf "%.1f", $k / 1000 }' "$d/sweep.csv") |" \
+				"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
+				"$(jq -r '.worst.thread | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$d/sweep.json") |" \
+				"$(jq -r '.random | "\(.max_ns.thread / 100 | round / 10), \(.interrupts)"' "$d/sweep.json") |"
 		done
 	done
 }

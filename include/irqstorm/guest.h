@@ -55,7 +55,8 @@
 	X(sync_irq, "", "CH:OTHER: CH's thread calls synchronize_irq() on OTHER's IRQ") \
 	X(load_prio, "", "load the driver at this SCHED_FIFO priority")	\
 	X(section, "", "KIND:US:CH: aim CH's triggered interrupt into KIND sections of US us") \
-	X(section_cpu, "0", "the CPU the section runs on")
+	X(section_cpu, "0", "the CPU the section runs on")			\
+	X(section_pio_channel, "", "section pio: the channel whose handler's PIO loop is the section")
 
 /*
  * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/
@@ -104,16 +105,20 @@
 	X(cyclictest_max_us, "its maximum latency, us")
 
 /*
- * The kinds of section a triggered sweep aims its interrupt into (the
- * driver's "section" sysfs file, guest.conf's section): X(ID, "name",
- * "what the section holds").
+ * The kinds of section a triggered sweep aims its interrupt into
+ * (guest.conf's section): X(ID, "name", "what the section holds"). The
+ * driver's "section" sysfs file runs them, but for "user", which
+ * irqstorm-guest runs in user space, and "pio", which is another
+ * channel's handler: its PIO work arms the trigger (pio_trigger).
  */
 #define IRQSTORM_GUEST_SECTIONS(X)					\
 	X(IRQS_OFF, "irqs_off", "local_irq_save(): hard interrupts off")	\
 	X(PREEMPT_OFF, "preempt_off", "preempt_disable()")		\
 	X(BH_OFF, "bh_off", "local_bh_disable(): on PREEMPT_RT a per-CPU lock") \
 	X(SPINLOCK, "spinlock", "spin_lock(): on PREEMPT_RT a sleeping lock") \
-	X(RAW_SPINLOCK, "raw_spinlock", "raw_spin_lock(): preemption off on every kernel")
+	X(RAW_SPINLOCK, "raw_spinlock", "raw_spin_lock(): preemption off on every kernel") \
+	X(USER, "user", "a busy loop in user space (irqstorm-guest section), SCHED_OTHER") \
+	X(PIO, "pio", "the PIO loop of section_pio_channel's handler: inside another handler")
 
 #define IRQSTORM_GUEST_SECTION_ENUM(id, name, help)	IRQSTORM_SECTION_##id,
 enum irqstorm_guest_section {

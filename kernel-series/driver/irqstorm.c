@@ -32,6 +32,10 @@
  * and an interrupt thread's function, on one CPU at a time, and the FIFO
  * between primary handler and thread relies on it.
  *
+ * Sweeps: "pio_trigger" makes a channel's PIO work arm another channel's
+ * trigger at its start, so a triggered sweep aims that channel's
+ * interrupt into the PIO loop of this one's handler.
+ *
  * Test hook: "sync_irq" makes a channel's thread function call
  * synchronize_irq() on another channel's interrupt, as drivers whose
  * threaded handler waits for another interrupt (regmap-irq on a slow bus)
@@ -126,6 +130,11 @@ static int n_sync_irq;
 module_param_array(sync_irq, int, &n_sync_irq, 0444);
 MODULE_PARM_DESC(sync_irq, "Per channel: the channel whose IRQ its thread function synchronize_irq()s after each run (-1: none; threaded channels only)");
 
+static int pio_trigger[NCH] = { [0 ... NCH - 1] = -1 };
+static int n_pio_trigger;
+module_param_array(pio_trigger, int, &n_pio_trigger, 0444);
+MODULE_PARM_DESC(pio_trigger, "Per channel: the channel whose trigger its PIO work arms at its start while that channel's sweep lasts (-1: none; pio channels only)");
+
 struct irqstorm;
 
 struct irqstorm_chan {
@@ -138,6 +147,7 @@ struct irqstorm_chan {
 	enum irqstorm_work work;
 	unsigned int resched;
 	struct irqstorm_chan *sync;	/* sync_irq: the channel to wait for */
+	struct irqstorm_chan *pio_trigger; /* the channel its PIO work triggers */
 	char name[32];
 	/*
 	 * Events claimed by the primary handler, for the thread. No lock:
@@ -218,13 +228,20 @@ static void irqstorm_leave(atomic_t *running)
 	atomic_dec(running);
 }
 
-/* PIO work: every data word through the I/O port, as a non-DMA IDE does. */
+/*
+ * PIO work: every data word through the I/O port, as a non-DMA IDE does.
+ * With pio_trigger, the loop is a sweep's section: it first arms the other
+ * channel's trigger, while that channel has offsets left.
+ */
 static void irqstorm_work_pio(struct irqstorm_chan *c)
 {
 	u32 words = irqstorm_ch_read(c, IRQSTORM_CH_PIO_LEFT);
 	bool may_sleep = c->resched && !in_hardirq();
+	struct irqstorm_chan *t = c->pio_trigger;
 	u32 i;
 
+	if (t && irqstorm_ch_read(t, IRQSTORM_CH_TRIGGERS_LEFT))
+		irqstorm_write(c->st, IRQSTORM_REG_TRIGGER, BIT(t->index));
 	for (i = 1; i <= words; i++) {
 		ioread16(c->st->pio + IRQSTORM_PIO_DATA(c->index));
 		if (may_sleep && i % c->resched == 0)
@@ -650,6 +667,9 @@ static void irqstorm_section(struct irqstorm *st, struct irqstorm_chan *c,
 		irqstorm_section_body(st, c, us);
 		raw_spin_unlock(&st->section_raw_lock);
 		break;
+	case IRQSTORM_SECTION_USER:
+	case IRQSTORM_SECTION_PIO:
+		break;	/* refused by section_store() */
 	}
 }
 
@@ -731,6 +751,9 @@ static ssize_t section_store(struct device *dev, struct device_attribute *attr,
 	kind = match_string(section_names, ARRAY_SIZE(section_names), name);
 	if (kind < 0)
 		return kind;
+	/* User space runs its own (irqstorm-guest section); pio is a handler. */
+	if (kind == IRQSTORM_SECTION_USER || kind == IRQSTORM_SECTION_PIO)
+		return -EINVAL;
 	if (strcmp(chan, "-")) {
 		if (kstrtouint(chan, 10, &ch) || ch >= NCH)
 			return -EINVAL;
@@ -837,11 +860,12 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 }
 
 /*
- * sync_irq: a threaded channel's thread function waits for another
- * serviced channel's interrupt, never for its own (it would wait for
- * itself).
+ * The links between channels. sync_irq: a threaded channel's thread
+ * function waits for another serviced channel's interrupt, never for its
+ * own (it would wait for itself). pio_trigger: a pio channel's work arms
+ * another serviced channel's trigger.
  */
-static int irqstorm_parse_sync(struct device *dev, struct irqstorm *st)
+static int irqstorm_parse_links(struct device *dev, struct irqstorm *st)
 {
 	unsigned int i;
 
@@ -857,6 +881,19 @@ static int irqstorm_parse_sync(struct device *dev, struct irqstorm *st)
 					     "sync_irq: channel %u cannot wait for channel %d's IRQ\n",
 					     i, other);
 		c->sync = &st->ch[other];
+	}
+	for (i = 0; i < n_pio_trigger; i++) {
+		struct irqstorm_chan *c = &st->ch[i];
+		int other = pio_trigger[i];
+
+		if (other < 0 || !c->active)
+			continue;
+		if (other >= NCH || other == (int)i || !st->ch[other].active ||
+		    c->work != WORK_PIO)
+			return dev_err_probe(dev, -EINVAL,
+					     "pio_trigger: channel %u's work cannot trigger channel %d\n",
+					     i, other);
+		c->pio_trigger = &st->ch[other];
 	}
 	return 0;
 }
@@ -958,7 +995,7 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = irqstorm_setup_vectors(dev, st);
 	if (ret)
 		return ret;
-	ret = irqstorm_parse_sync(dev, st);
+	ret = irqstorm_parse_links(dev, st);
 	if (ret)
 		return ret;
 	pci_set_drvdata(pdev, st);

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "irqstorm/guest.h"
 #include "config.h"
 #include "plot.h"
 #include "sweep-parts.h"
@@ -21,7 +22,6 @@
 #include "core/run.h"
 #include "core/scenario.h"
 #include "core/stages.h"
-#include "core/summary.h"
 #include "core/sweep.h"
 
 static const char sweep_description[] =
@@ -116,6 +116,22 @@ static gboolean sweep_set(IrqstormScenario *sc, const char *where, GError **erro
 }
 
 /*
+ * How long the storm of a sweep lasts by default, s of virtual time. The
+ * guest's sections end the storm when the sweep is over, so the duration
+ * only bounds them: 1 ms per offset. A pio section is another channel's
+ * handler, triggering once per period, and the storm runs its duration:
+ * as many periods as offsets, and two more.
+ */
+static double default_duration(const IrqstormScenario *sc)
+{
+	guint64 n = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
+
+	if (sc->section == 1 + IRQSTORM_SECTION_PIO && sc->section_pio_channel != IRQSTORM_NONE)
+		return MAX(0.01, (n + 2) * sc->ch[sc->section_pio_channel].period_ns / 1e9);
+	return MAX(1.0, n * 1e-3);
+}
+
+/*
  * The scenario, with --set, then --offset on its section's channel, and a
  * duration that bounds the sweep.
  */
@@ -153,20 +169,44 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	    !sweep_set(sc, "--offset", error, "channel%u.trigger_step_ns=%" G_GUINT64_FORMAT, ch, r.step)))
 		return NULL;
 	if (duration ? !sweep_set(sc, "--duration", error, "run.duration=%s", duration) :
-	    !sweep_set(sc, "--offset", error, "run.duration=%.3f",
-		       MAX(1.0, irqstorm_scenario_offsets(&sc->ch[ch]) * 1e-3)))
+	    !sweep_set(sc, "--offset", error, "run.duration=%.3f", default_duration(sc)))
 		return NULL;
 	if (!irqstorm_scenario_check(sc, "--offset", error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }
 
-/* What random arrivals saw: the stages' maxima of a run, and how many. */
+/* What random arrivals saw of the channel: the stages' maxima, how many. */
 typedef struct {
 	gboolean ran;
 	guint64 interrupts;
 	double max_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* NAN: no sample */
 } RandomTwin;
+
+/* The maxima of channel ch's records in dir/records.csv; FALSE after saying why. */
+static gboolean random_maxima(const char *dir, guint ch, RandomTwin *twin)
+{
+	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GArray) p = irqstorm_sweep_read_channel(records, ch, &err);
+
+	if (!p)
+		return sweep_fail("%s", err->message);
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+		twin->max_ns[st] = NAN;
+		for (guint i = 0; i < p->len; i++) {
+			guint64 v = g_array_index(p, IrqstormSweepPoint, i).stage_ns[st];
+
+			if (v != IRQSTORM_SWEEP_NONE && (isnan(twin->max_ns[st]) || v > twin->max_ns[st]))
+				twin->max_ns[st] = v;
+		}
+	}
+	for (guint i = 0; i < p->len; i++)
+		twin->interrupts += g_array_index(p, IrqstormSweepPoint, i)
+				    .stage_ns[IRQSTORM_STAGE_DONE] != IRQSTORM_SWEEP_NONE;
+	twin->ran = TRUE;
+	return TRUE;
+}
 
 /*
  * The sweep's scenario with its sections untriggered and its channel a
@@ -204,7 +244,6 @@ static gboolean run_random(const char *path, const char *const *sets,
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = load_random(path, sets, sweep, points,
 						     span_ns, &err);
-	g_autoptr(IrqstormSummary) sum = NULL;
 	IrqstormRunSettings set = {
 		.scenario = sc, .out_dir = dir, .qemu_dir = IRQSTORM_QEMU_DIR,
 		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
@@ -215,22 +254,10 @@ static gboolean run_random(const char *path, const char *const *sets,
 	if (!sc)
 		return sweep_fail("%s", err->message);
 	code = irqstorm_cmd_run_and_report(&set, NULL);
-	sum = irqstorm_summary_load(dir, &err);
-	if (!sum)
-		return sweep_fail("%s", err->message);
 	if (code != IRQSTORM_EXIT_PASSED && code != IRQSTORM_EXIT_THRESHOLD)
 		return sweep_fail("the random twin in %s failed (exit %d): see its "
-					 "summary.json", dir, code);
-	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
-		const IrqstormStageStats *t =
-			irqstorm_summary_stage_sampled(sum, irqstorm_stage_name(st));
-
-		twin->max_ns[st] = t ? t->v[IRQSTORM_STAT_MAX] : NAN;
-		if (st == IRQSTORM_STAGE_DONE && t)
-			twin->interrupts = t->cycles;
-	}
-	twin->ran = TRUE;
-	return TRUE;
+				  "summary.json", dir, code);
+	return random_maxima(dir, sweep->section_channel, twin);
 }
 
 /* sweep.json: what was swept, and each stage's worst offset. */

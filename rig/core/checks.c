@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stages.h"
+#include "irqstorm/guest.h"
 #include "summary-keys.h"
 
 /* What is judged, and the judgement as it is made. */
@@ -193,6 +194,19 @@ static void check_sweep(Judge *j)
 
 	if (!sc->section)
 		return;
+	if (sc->section == 1 + IRQSTORM_SECTION_PIO) {
+		/* The sections are a handler's: the device counts the triggers. */
+		if (sc->section_channel == IRQSTORM_NONE)
+			return;
+		want = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
+		if (j->out->device.ch[sc->section_channel].triggers != want)
+			g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+				"the PIO sections triggered %" G_GUINT64_FORMAT " of %"
+				G_GUINT64_FORMAT " offsets: the storm ended first; give it "
+				"a longer [run] duration",
+				j->out->device.ch[sc->section_channel].triggers, want));
+		return;
+	}
 	if (sc->section_channel == IRQSTORM_NONE) {
 		/* Untriggered: sections ran while the storm did. */
 		if (!s || !g_str_has_prefix(s, "stopped:") ||

@@ -310,6 +310,8 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 				       sc->section_us, sc->section_channel);
 	case CONF_section_cpu:
 		return g_strdup_printf("%u", sc->section_cpu);
+	case CONF_section_pio_channel:
+		return v_opt_empty(sc->section_pio_channel);
 	case CONF_COUNT:
 		break;
 	}

@@ -126,6 +126,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "section_us", KEY_UINT, OFF(section_us), 1, 1000000, NULL },
 	{ "guest", "section_channel", KEY_OPT_INT, OFF(section_channel), 0, NCH - 1, NULL },
 	{ "guest", "section_cpu", KEY_UINT, OFF(section_cpu), 0, 63, NULL },
+	{ "guest", "section_pio_channel", KEY_OPT_INT, OFF(section_pio_channel), 0, NCH - 1, NULL },
 	{ "run", "duration", KEY_SECONDS, OFF(duration_ms), 1, 3600 * 1000, NULL },
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "grace", KEY_SECONDS, OFF(grace_ms), 1, 3600 * 1000, NULL },
@@ -173,6 +174,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->sync_irq = g_strdup("");
 	sc->load_prio = IRQSTORM_NONE;
 	sc->section_us = 50;
+	sc->section_pio_channel = IRQSTORM_NONE;
 	sc->i8042_channel = IRQSTORM_NONE;
 	sc->i8042_timeout_us = 20000;
 	sc->thresholds = g_array_new(FALSE, TRUE, sizeof(IrqstormThreshold));
@@ -690,6 +692,40 @@ static gboolean trigger_check(const IrqstormScenario *sc, guint n,
 	return TRUE;
 }
 
+/*
+ * section = pio: the section is another channel's PIO loop, which arms
+ * the trigger each time it starts: a periodic pio channel whose period
+ * outlasts the offsets (a trigger must fire before the next one).
+ */
+static gboolean pio_section_check(const IrqstormScenario *sc, const char *where,
+				  GError **error)
+{
+	int p = sc->section_pio_channel;
+	const IrqstormChannelSpec *c;
+
+	if (sc->section != 1 + IRQSTORM_SECTION_PIO)
+		return p == IRQSTORM_NONE ? TRUE :
+		       conflict(error, "%s: [guest] section_pio_channel is for section = pio",
+				where);
+	if (p == IRQSTORM_NONE || p == sc->section_channel)
+		return conflict(error, "%s: [guest] section = pio needs section_pio_channel: "
+				"the channel whose handler's PIO loop is the section, "
+				"another than section_channel", where);
+	c = &sc->ch[p];
+	if (c->pattern != IRQSTORM_PATTERN_PERIODIC || c->work != IRQSTORM_WORK_PIO ||
+	    !c->pio_words)
+		return conflict(error, "%s: [channel%d] must be periodic with work = pio "
+				"for section = pio", where, p);
+	if (sc->section_channel != IRQSTORM_NONE &&
+	    sc->ch[sc->section_channel].trigger_stop_ns >= c->period_ns)
+		return conflict(error, "%s: [channel%d] trigger_stop_ns = %" G_GUINT64_FORMAT
+				" must be shorter than [channel%d]'s period (%" G_GUINT64_FORMAT
+				" ns): each PIO loop triggers once, after the last firing",
+				where, sc->section_channel,
+				sc->ch[sc->section_channel].trigger_stop_ns, p, c->period_ns);
+	return TRUE;
+}
+
 /* [guest] section: a section sweeps a triggered channel, on a CPU there is. */
 static gboolean section_check(const IrqstormScenario *sc, const char *where,
 			      GError **error)
@@ -710,6 +746,8 @@ static gboolean section_check(const IrqstormScenario *sc, const char *where,
 	if (sc->section_cpu >= sc->cpus)
 		return conflict(error, "%s: [guest] section_cpu = %u, but the machine "
 				"has %u CPUs", where, sc->section_cpu, sc->cpus);
+	if (!pio_section_check(sc, where, error))
+		return FALSE;
 	if (sc->i8042_channel != IRQSTORM_NONE || sc->hotplug_cpu != IRQSTORM_NONE)
 		return conflict(error, "%s: [guest] section takes the storm's place: "
 				"no i8042 region or hotplug_cpu beside it", where);

@@ -136,6 +136,8 @@ typedef struct {
 	int section_channel;		/* the triggered channel it arms, or NONE:
 					 * untriggered, while the storm runs */
 	guint section_cpu;		/* the CPU it runs on */
+	int section_pio_channel;	/* section pio: the channel whose PIO
+					 * work is the section, or NONE */
 
 	/* [thresholds] */
 	GArray *thresholds;		/* of IrqstormThreshold */

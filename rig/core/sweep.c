@@ -108,7 +108,9 @@ gint irqstorm_sweep_point_compare(gconstpointer a, gconstpointer b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error)
+/* Channel ch's records of records.csv, only the triggered ones or all. */
+static GArray *sweep_read(const char *records_csv, guint ch, gboolean triggered,
+			  GError **error)
 {
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
@@ -131,9 +133,9 @@ GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error)
 			sweep_fail(error, records_csv, i + 1, "not a records.csv line");
 			return NULL;
 		}
-		if (r.channel != ch || !(r.flags & IRQSTORM_REC_TRIGGERED))
+		if (r.channel != ch || (triggered && !(r.flags & IRQSTORM_REC_TRIGGERED)))
 			continue;
-		if (!has_offset) {
+		if ((r.flags & IRQSTORM_REC_TRIGGERED) && !has_offset) {
 			sweep_fail(error, records_csv, i + 1,
 				   "a triggered record without its offset");
 			return NULL;
@@ -141,8 +143,20 @@ GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error)
 		p = sweep_point(&r);
 		g_array_append_val(points, p);
 	}
-	g_array_sort(points, irqstorm_sweep_point_compare);
+	if (triggered)
+		g_array_sort(points, irqstorm_sweep_point_compare);
 	return g_steal_pointer(&points);
+}
+
+GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error)
+{
+	return sweep_read(records_csv, ch, TRUE, error);
+}
+
+GArray *irqstorm_sweep_read_channel(const char *records_csv, guint ch,
+				    GError **error)
+{
+	return sweep_read(records_csv, ch, FALSE, error);
 }
 
 guint64 irqstorm_sweep_span(const GArray *points)

@@ -38,6 +38,13 @@ typedef struct {
  */
 GArray *irqstorm_sweep_read(const char *records_csv, guint ch, GError **error);
 
+/*
+ * Every record of channel ch in records.csv, triggered or not (offset 0
+ * where there is none), by seq: what a run without a sweep saw of it.
+ */
+GArray *irqstorm_sweep_read_channel(const char *records_csv, guint ch,
+				    GError **error);
+
 /* By offset, then seq: a GCompareFunc of IrqstormSweepPoint. */
 gint irqstorm_sweep_point_compare(gconstpointer a, gconstpointer b);
 

@@ -5,9 +5,10 @@
 #     of its 2,501 offsets (8 ns apart) in one boot: no interrupt aimed at
 #     offset o is handled before the section ends (latency >= L - o, the
 #     aim exact); aimed at the start, the latency is in [L, L + 20 us];
-#     the worst is at least L, within the section's first quarter, and at
-#     least 90% of offsets are within 20 us of L - o (the others found
-#     another interrupt held back by the same section, handled first);
+#     the worst is at least L; at least 90% of offsets are within 20 us
+#     of L - o (the others found another interrupt held back by the same
+#     section, handled first), and the worst of those is within the
+#     section's first microsecond;
 #   - its random twin (the same sections untriggered under a Poisson
 #     storm) ran, and sweep.json says what it saw;
 #   - the same sweep again gives the same sweep.csv, byte for byte;
@@ -16,6 +17,10 @@
 #     merged sweep.csv has its rows;
 #   - a --jobs sweep stopped with SIGTERM leaves no QEMU behind and its
 #     directory marked INCOMPLETE;
+#   - a user-space section delays no hard-interrupt handler; a section
+#     that is another handler's PIO loop (sweep-pio.ini, both threaded at
+#     one priority) delays the thread until the loop ends: the latency
+#     falls as the offset grows, and every offset was triggered;
 #   - bad input (step 0, stop before start, offsets beyond the section,
 #     icount off) is refused with a message naming the problem, before
 #     anything boots or is written.
@@ -31,17 +36,18 @@ L=20
 j=$out/a/sweep.json
 jq -e '.offsets == 2501' "$j" >/dev/null || fail "offsets: $(jq -c . "$j")"
 [ "$(($(wc -l <"$out/a/sweep.csv") - 1))" -eq 2501 ] || fail "sweep.csv has not 2501 rows"
-jq -e --argjson l "$L" '.worst.hardirq.latency_ns >= $l * 1000
-	and .worst.hardirq.offset_ns < $l * 250' "$j" >/dev/null ||
-	fail "worst hardirq not at least $L us in the first quarter: $(jq -c .worst "$j")"
+jq -e --argjson l "$L" '.worst.hardirq.latency_ns >= $l * 1000' "$j" >/dev/null ||
+	fail "worst hardirq not at least $L us: $(jq -c .worst "$j")"
 # offset_ns,seq,hardirq_ns,...: the excess of each over L - offset.
 awk -F, -v l=$((L * 1000)) 'NR > 1 {
 	ex = $3 - (l - $1)
 	if (ex < 0) { print "offset " $1 " handled inside the section: " $3 " ns"; bad = 1 }
 	if ($1 == 0 && (ex < 0 || ex > 20000)) { print "offset 0: " $3 " ns"; bad = 1 }
-	n++; if (ex <= 20000) near++
+	n++
+	if (ex <= 20000) { near++; if ($3 > own) { own = $3; at = $1 } }
 } END {
 	if (near < 0.9 * n) { print near " of " n " offsets within 20 us of L - o"; bad = 1 }
+	if (at >= 1000) { print "the section'"'"'s own worst, " own " ns, at offset " at; bad = 1 }
 	exit bad
 }' "$out/a/sweep.csv" || fail "the sweep's curve (above)"
 [ -s "$out/a/sweep.png" ] || fail "no sweep.png"
@@ -85,6 +91,24 @@ wait "$pid" || status=$?
 [ -f "$out/k/INCOMPLETE" ] || fail "a stopped sweep's directory is not marked INCOMPLETE"
 sleep 1
 ! pgrep -f "$out/k" >/dev/null || fail "processes of the stopped sweep remain: $(pgrep -af "$out/k")"
+
+# A user-space busy loop: 251 offsets, 80 ns apart.
+"$irqstorm" sweep "$scenario" --out "$out/u" --quiet --no-random --set guest.section=user \
+	--set "guest.section_us=$L" --offset "0:$((L * 1000)):80" >/dev/null ||
+	fail "the user-space sweep failed: $(cat "$out/u/INCOMPLETE" 2>/dev/null)"
+awk -F, 'NR > 1 { n++; if ($3 < 10000) fast++ } END { exit !(n == 251 && fast >= 0.9 * n) }' \
+	"$out/u/sweep.csv" || fail "a user-space section delayed the hard-interrupt handler"
+
+# Inside another handler's PIO loop: 376 offsets, 80 ns apart, up to 30 us.
+"$irqstorm" sweep "$(dirname "$scenario")/sweep-pio.ini" --out "$out/pio" --quiet --no-random \
+	--offset 0:30000:80 >/dev/null ||
+	fail "the PIO sweep failed: $(cat "$out/pio/INCOMPLETE" 2>/dev/null)"
+jq -e '.counts.device.triggers == 376' "$out/pio/summary.json" >/dev/null ||
+	fail "the PIO sweep triggered $(jq .counts.device.triggers "$out/pio/summary.json") of 376 offsets"
+awk -F, 'NR == 2 { first = $4 } NR > 1 { last = $4; n++ }
+	END { exit !(n == 376 && first > last + 20000) }' "$out/pio/sweep.csv" ||
+	fail "channel 0's thread did not wait for the PIO loop: $(sed -n '2p;$p' "$out/pio/sweep.csv")"
+echo "pio: $(jq -c .worst.thread "$out/pio/sweep.json")"
 
 # refused WHAT EXPECTED ARGS...: exit 1, the message, nothing written.
 refused() {

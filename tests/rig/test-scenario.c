@@ -178,6 +178,17 @@ static void test_errors(void)
 		  "needs [machine] icount" },
 		{ "[channel0]\npattern = triggered\n[guest]\nsection = spinlock\n"
 		  "section_cpu = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "1 CPUs" },
+		{ "[channel0]\npattern = triggered\n[guest]\nsection = pio\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "needs section_pio_channel" },
+		{ "[channel0]\npattern = triggered\n[channel1]\n[guest]\nsection = pio\n"
+		  "section_pio_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "[channel1] must be periodic with work = pio" },
+		{ "[channel0]\npattern = triggered\ntrigger_stop_ns = 2000\n[channel1]\nrate = 1000000\n"
+		  "work = pio\npio_words = 8\n[guest]\nsection = pio\nsection_pio_channel = 1\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "shorter than [channel1]'s period (1000 ns)" },
+		{ "[channel0]\npattern = triggered\n[guest]\nsection = irqs_off\n"
+		  "section_pio_channel = 0\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "section_pio_channel is for section = pio" },
 		{ "[channel0]\npattern = triggered\n[channel1]\n[guest]\nsection = spinlock\n"
 		  "section_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "[channel0] pattern = triggered fires only" },
