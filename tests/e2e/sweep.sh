@@ -21,6 +21,8 @@
 #     that is another handler's PIO loop (sweep-pio.ini, both threaded at
 #     one priority) delays the thread until the loop ends: the latency
 #     falls as the offset grows, and every offset was triggered;
+#   - two vCPUs (allow_smp_icount), the section on CPU 1: an interrupt
+#     routed to CPU 0 is not delayed by it, one routed to CPU 1 is;
 #   - bad input (step 0, stop before start, offsets beyond the section,
 #     icount off) is refused with a message naming the problem, before
 #     anything boots or is written.
@@ -109,6 +111,19 @@ awk -F, 'NR == 2 { first = $4 } NR > 1 { last = $4; n++ }
 	END { exit !(n == 376 && first > last + 20000) }' "$out/pio/sweep.csv" ||
 	fail "channel 0's thread did not wait for the PIO loop: $(sed -n '2p;$p' "$out/pio/sweep.csv")"
 echo "pio: $(jq -c .worst.thread "$out/pio/sweep.json")"
+
+# Two vCPUs: the section on CPU 1, the interrupt on CPU 0, then on CPU 1.
+for cpu in 0 1; do
+	"$irqstorm" sweep "$scenario" --out "$out/smp$cpu" --quiet --no-random \
+		--set machine.cpus=2 --set machine.allow_smp_icount=true --set guest.section_cpu=1 \
+		--set "guest.irq_cpu=$cpu" --set "guest.section_us=$L" --offset "0:$((L * 1000)):400" \
+		>/dev/null || fail "the sweep on two vCPUs (IRQ on CPU $cpu) failed"
+done
+# At 5 us into the section: 15 us of it left on CPU 1, none on CPU 0.
+awk -F, '$1 == 5200 { exit !($3 < 10000) }' "$out/smp0/sweep.csv" ||
+	fail "a section on CPU 1 delayed an interrupt on CPU 0: $(grep '^5200,' "$out/smp0/sweep.csv")"
+awk -F, '$1 == 5200 { exit !($3 > 14800) }' "$out/smp1/sweep.csv" ||
+	fail "a section on CPU 1 did not delay an interrupt on CPU 1: $(grep '^5200,' "$out/smp1/sweep.csv")"
 
 # refused WHAT EXPECTED ARGS...: exit 1, the message, nothing written.
 refused() {
