@@ -25,34 +25,40 @@
 #include "core/sweep.h"
 
 static const char sweep_description[] =
-	"The scenario's [guest] section (irqs_off, preempt_off, bh_off, spinlock\n"
-	"or raw_spinlock, section_us long, on section_cpu) runs again and again;\n"
-	"at its start it triggers [guest] section_channel, which the device\n"
-	"raises exactly OFFSET ns of virtual time later, OFFSET advancing by\n"
-	"STEP each time: one boot aims the interrupt at every instruction of\n"
-	"the section (under icount, one instruction is 2^shift ns). Besides a\n"
-	"run's files (summary.json, records.csv, ...), OUT gets:\n"
+	"The scenario's [guest] section runs again and again on section_cpu\n"
+	"(irqs_off, preempt_off, bh_off, spinlock, raw_spinlock: in the driver;\n"
+	"user: a busy loop in user space; each section_us long); at its start\n"
+	"it triggers [guest] section_channel, which the device raises exactly\n"
+	"OFFSET ns of virtual time later, OFFSET advancing by STEP each time: one\n"
+	"boot aims the interrupt at every instruction of the section (under\n"
+	"icount, one instruction is 2^shift ns). section = pio: the section is\n"
+	"the PIO loop of section_pio_channel's handler, inside another interrupt.\n"
+	"Besides a run's files (summary.json, records.csv, ...), OUT gets:\n"
 	"  sweep.csv    each offset's latency per stage, ns\n"
 	"  sweep.json   the sweep and each stage's worst offset\n"
 	"  sweep.png    latency against offset, one series per stage\n"
 	"  random/      unless --no-random: the same sections, untriggered, under\n"
-	"               a Poisson storm of as many interrupts over the sweep's\n"
-	"               span (channel seed as in the scenario): what random\n"
-	"               arrivals see, beside the sweep's worst case\n"
+	"               a Poisson storm of about as many interrupts over the\n"
+	"               sweep's span (channel seed as in the scenario): what\n"
+	"               random arrivals see, beside the sweep's worst case\n"
+	"  part-K/      with --jobs: each part's own sweep\n"
 	"\n"
-	"--offset takes ns of virtual time; without it, the scenario's own\n"
-	"[channelN] trigger_start_ns, trigger_stop_ns and trigger_step_ns are\n"
-	"swept. Offsets must lie within the section, and a sweep needs icount:\n"
+	"--offset takes ns of virtual time, STEP by default one instruction\n"
+	"(2^shift ns); without it, the scenario's own [channelN]\n"
+	"trigger_start_ns, trigger_stop_ns and trigger_step_ns are swept.\n"
+	"Offsets must lie within the section, and a sweep needs icount:\n"
 	"without it an offset is no instruction.\n"
-	"The storm lasts as long as the sweep; [run] duration only bounds it\n"
-	"(the default bound allows 1 ms of virtual time per offset).\n"
+	"The sections end the storm when the sweep is over; [run] duration only\n"
+	"bounds them (by default 1 ms of virtual time per offset). A pio sweep's\n"
+	"storm runs its duration: by default as many periods as offsets, and 2.\n"
 	"\n"
 	"Exit status: as `irqstorm run` (0 passed, 1 error or failed check, ...).\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm sweep scenarios/sweep-irqs-off.ini\n"
-	"  irqstorm sweep scenarios/sweep-irqs-off.ini --offset 0:2000:8\n"
-	"  irqstorm sweep scenarios/sweep-irqs-off.ini --set guest.section=spinlock\n";
+	"  irqstorm sweep scenarios/sweep-irqs-off.ini --offset 0:2000\n"
+	"  irqstorm sweep scenarios/sweep-irqs-off.ini --set guest.section=spinlock --jobs 2\n"
+	"  irqstorm sweep scenarios/sweep-pio.ini --set channel1.threading=hardirq\n";
 
 /* The sweep asked for: offsets in ns. */
 typedef struct {
@@ -162,7 +168,8 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 		return NULL;
 	}
 	ch = sc->section_channel;
-	r = (SweepRange) { 0, 0, sc->ch[ch].trigger_step_ns };
+	/* Without a STEP, one instruction: 2^shift ns of virtual time. */
+	r = (SweepRange) { 0, 0, 1ull << sc->icount_shift };
 	if (offset && (!parse_range(offset, &r, error) ||
 	    !sweep_set(sc, "--offset", error, "channel%u.trigger_start_ns=%" G_GUINT64_FORMAT, ch, r.start) ||
 	    !sweep_set(sc, "--offset", error, "channel%u.trigger_stop_ns=%" G_GUINT64_FORMAT, ch, r.stop) ||
@@ -461,8 +468,8 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 	gint jobs = 1;
 	const GOptionEntry entries[] = {
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &offset,
-		  "Offsets from the section's start, ns of virtual time "
-		  "(default: the whole section, one instruction apart)", "START:STOP[:STEP]" },
+		  "Offsets from the section's start, ns of virtual time, STEP by default "
+		  "one instruction (default: the scenario's trigger_*_ns)", "START:STOP[:STEP]" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "Output directory (default: results/<scenario name>-sweep)", "DIR" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration,
