@@ -56,7 +56,7 @@
 	X(load_prio, "", "load the driver at this SCHED_FIFO priority")	\
 	X(section, "", "KIND:US:CH: aim CH's triggered interrupt into KIND sections of US us") \
 	X(section_cpu, "0", "the CPU the section runs on")			\
-	X(section_pio_channel, "", "section pio: the channel whose handler's PIO loop is the section")
+	X(section_pio_channel, "", "section pio: the channel whose PIO loop is the section")
 
 /*
  * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # [guest] cyclictest: Debian's cyclictest runs in the guest beside the
 # probe, from its own initramfs, through the whole storm, and agrees with
-# the probe on the worst wake-up (both are SCHED_FIFO
-# clock_nanosleep loops on the same CPU, one priority apart).
+# the probe on the worst wake-up within the spread measured over seeds
+# (both are SCHED_FIFO clock_nanosleep loops on the same CPU, one
+# priority apart).
 #
 #   cyclictest.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
@@ -28,15 +29,17 @@ probe=$(jq '.counts.guest.probe_samples' "$s")
 ct_max=$(jq '.counts.guest.cyclictest_max_us' "$s")
 probe_max=$(jq '.stages.probe.max / 1000' "$s")
 # The run is deterministic (icount, seed 1): the two maxima are the same on
-# every machine until the guest changes. Measured 2026-12-03 (TCG, icount
-# shift=3, rt), cyclictest max / probe max in us for seeds 1 to 6: 43 / 35.6
-# (1.21, this test's), 33 / 32.2, 36 / 33.1, 68 / 54.2, 32 / 32.6, 42 / 31.1:
-# ratios 0.98 to 1.35. cyclictest runs longer than the probe (before and
-# after the storm) at one priority below it, so its max is the probe's or
-# above. Allowed: 0.9 to 1.5 times the probe's, the measured spread over
-# seeds with a margin of 0.08 below and 0.15 above.
-awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 0.9 * p && c <= 1.5 * p) }' ||
-	fail "cyclictest max $ct_max us is not within 0.9 to 1.5 times the probe's max $probe_max us"
+# every machine until the guest changes. Measured 2026-12-04 (TCG, icount
+# shift=3, rt, the guest of the sweep's driver), cyclictest max / probe max
+# in us for seeds 1 to 6: 37 / 42.8 (0.87, this test's), 37 / 34.9 (1.06),
+# 34 / 44.7 (0.76), 34 / 47.3 (0.72), 34 / 32.1 (1.06), 36 / 34.0 (1.06);
+# with the guest of 2026-12-03, 0.98 to 1.35. Both wake every millisecond
+# on one CPU, but not at the same instant (cyclictest starts later, one
+# priority below), so an interrupt that delays one of them may miss the
+# other: either maximum can be the larger. Allowed: 0.65 to 1.5 times the
+# probe's, the spread of both guests over seeds with a margin.
+awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 0.65 * p && c <= 1.5 * p) }' ||
+	fail "cyclictest max $ct_max us is not within 0.65 to 1.5 times the probe's max $probe_max us"
 grep -q "cyclictest (guest, FIFO 79, every 1000 us): [0-9]* cycles" "$out/stdout" ||
 	fail "no cyclictest line in the summary: $(cat "$out/stdout")"
 echo "ok: cyclictest $(jq -r '.counts.guest | "\(.cyclictest_cycles) cycles, min/avg/max \(.cyclictest_min_us)/\(.cyclictest_avg_us)/\(.cyclictest_max_us) us"' "$s"); probe max $probe_max us"
