@@ -601,16 +601,24 @@ static ssize_t i8042_store(struct device *dev, struct device_attribute *attr,
 	return count;
 }
 
+/* A region's last result, which its run writes under region_lock. */
+static ssize_t irqstorm_show_region(struct irqstorm *st, const char *result,
+				    char *buf)
+{
+	ssize_t len;
+
+	mutex_lock(&st->region_lock);
+	len = sysfs_emit(buf, "%s\n", result);
+	mutex_unlock(&st->region_lock);
+	return len;
+}
+
 static ssize_t i8042_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
-	ssize_t len;
 
-	mutex_lock(&st->region_lock);
-	len = sysfs_emit(buf, "%s\n", st->i8042_result);
-	mutex_unlock(&st->region_lock);
-	return len;
+	return irqstorm_show_region(st, st->i8042_result, buf);
 }
 static DEVICE_ATTR_RW(i8042);
 
@@ -775,12 +783,8 @@ static ssize_t section_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
-	ssize_t len;
 
-	mutex_lock(&st->region_lock);
-	len = sysfs_emit(buf, "%s\n", st->section_result);
-	mutex_unlock(&st->region_lock);
-	return len;
+	return irqstorm_show_region(st, st->section_result, buf);
 }
 static DEVICE_ATTR_RW(section);
 

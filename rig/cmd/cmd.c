@@ -61,16 +61,23 @@ int irqstorm_usage_error(GOptionContext *ctx, const char *fmt, ...)
 	return IRQSTORM_EXIT_ERROR;
 }
 
-int irqstorm_cmd_fail(const char *fmt, ...)
+int irqstorm_cmd_failv(const char *fmt, va_list ap)
 {
-	g_autofree char *msg = NULL;
-	va_list ap;
+	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
 
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
 	g_printerr("irqstorm: %s\n", msg);
 	return IRQSTORM_EXIT_ERROR;
+}
+
+int irqstorm_cmd_fail(const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = irqstorm_cmd_failv(fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 gboolean irqstorm_cmd_check_labels(GOptionContext *ctx, char **labels, guint n)

@@ -72,6 +72,7 @@ int irqstorm_usage_error(GOptionContext *ctx, const char *fmt, ...)
 
 /* Print "irqstorm: message" to stderr; returns 1. */
 int irqstorm_cmd_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+int irqstorm_cmd_failv(const char *fmt, va_list ap) G_GNUC_PRINTF(1, 0);
 
 /* The --label option of the commands that take result DIRs. */
 #define IRQSTORM_CMD_OPTION_LABEL(labels)					\

@@ -96,13 +96,11 @@ static gboolean parse_range(const char *text, SweepRange *r, GError **error)
 static gboolean sweep_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 static gboolean sweep_fail(const char *fmt, ...)
 {
-	g_autofree char *msg = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	irqstorm_cmd_failv(fmt, ap);
 	va_end(ap);
-	irqstorm_cmd_fail("%s", msg);
 	return FALSE;
 }
 
