@@ -323,9 +323,9 @@ static void print_worst(const IrqstormScenario *sc, const GArray *points,
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 
 	printf("sweep: %u offsets, %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-	       " ns by %" G_GUINT64_FORMAT " ns, into a %s section of %u us on CPU %u\n",
+	       " ns by %" G_GUINT64_FORMAT " ns, into %u us of %s on CPU %u\n",
 	       points->len, c->trigger_start_ns, c->trigger_stop_ns, c->trigger_step_ns,
-	       irqstorm_section_name(sc->section), sc->section_us, sc->section_cpu);
+	       sc->section_us, irqstorm_section_name(sc->section), sc->section_cpu);
 	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
 		IrqstormSweepWorst w = irqstorm_sweep_worst(points, st);
 

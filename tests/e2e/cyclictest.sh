@@ -30,16 +30,17 @@ ct_max=$(jq '.counts.guest.cyclictest_max_us' "$s")
 probe_max=$(jq '.stages.probe.max / 1000' "$s")
 # The run is deterministic (icount, seed 1): the two maxima are the same on
 # every machine until the guest changes. Measured 2026-12-04 (TCG, icount
-# shift=3, rt, the guest of the sweep's driver), cyclictest max / probe max
-# in us for seeds 1 to 6: 37 / 42.8 (0.87, this test's), 37 / 34.9 (1.06),
-# 34 / 44.7 (0.76), 34 / 47.3 (0.72), 34 / 32.1 (1.06), 36 / 34.0 (1.06);
-# with the guest of 2026-12-03, 0.98 to 1.35. Both wake every millisecond
-# on one CPU, but not at the same instant (cyclictest starts later, one
-# priority below), so an interrupt that delays one of them may miss the
-# other: either maximum can be the larger. Allowed: 0.65 to 1.5 times the
-# probe's, the spread of both guests over seeds with a margin.
-awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 0.65 * p && c <= 1.5 * p) }' ||
-	fail "cyclictest max $ct_max us is not within 0.65 to 1.5 times the probe's max $probe_max us"
+# shift=3, rt, the guest of commit "driver: the regions' results shown by
+# one helper"), cyclictest max / probe max in us for seeds 1 to 6: 33 / 35.2
+# (0.94, this test's), 37 / 38.0 (0.97), 32 / 33.6 (0.95), 45 / 39.7
+# (1.13), 81 / 28.2 (2.87), 56 / 31.1 (1.80); earlier guests gave 0.72 to
+# 1.35. Both wake every millisecond on one CPU, but not at the same instant
+# (cyclictest starts later, one priority below, and waits for the probe's
+# own wake-up when they meet), so an interrupt that delays one may miss the
+# other: either maximum can be the larger, cyclictest's by up to about 3.
+# Allowed: 0.65 to 3 times the probe's, that spread with a margin.
+awk -v c="$ct_max" -v p="$probe_max" 'BEGIN { exit !(c >= 0.65 * p && c <= 3 * p) }' ||
+	fail "cyclictest max $ct_max us is not within 0.65 to 3 times the probe's max $probe_max us"
 grep -q "cyclictest (guest, FIFO 79, every 1000 us): [0-9]* cycles" "$out/stdout" ||
 	fail "no cyclictest line in the summary: $(cat "$out/stdout")"
 echo "ok: cyclictest $(jq -r '.counts.guest | "\(.cyclictest_cycles) cycles, min/avg/max \(.cyclictest_min_us)/\(.cyclictest_avg_us)/\(.cyclictest_max_us) us"' "$s"); probe max $probe_max us"
