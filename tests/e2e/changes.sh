@@ -24,10 +24,13 @@ jq -e '(.changes | length) == 2 and all(.changes[]; .error == null
 jq -e '.sysinfo.deterministic == false' "$s" >/dev/null ||
 	{ echo "FAIL: a run with QMP changes claims to be deterministic" >&2; exit 1; }
 # 1 s of storm: unchanged, channel 0 would fire 2000 times; doubled from
-# (a little after) 0.2 s on, clearly more. Channel 1 fired only once enabled.
+# (a little after) 0.2 s on, clearly more. Channel 1 fired only once enabled:
+# at 1 kHz from then to the storm's end, which is the guest's stop, a few ms
+# past its 1 s (storm.length_s: a CI run saw 806 where the bound was a fixed 805).
 raised0=$(jq '.channels["0"].device.raised' "$s")
 raised1=$(jq '.channels["1"].device.raised' "$s")
+most1=$(jq '(.storm.length_s - 0.2) * 1000 | floor + 1' "$s")
 [ "$raised0" -gt 2200 ] || { echo "FAIL: channel 0 raised $raised0: the rate change did nothing" >&2; exit 1; }
-[ "$raised1" -gt 0 ] && [ "$raised1" -le 805 ] ||
-	{ echo "FAIL: channel 1 raised $raised1: expected some, at most 0.8 s x 1 kHz" >&2; exit 1; }
+[ "$raised1" -gt 0 ] && [ "$raised1" -le "$most1" ] ||
+	{ echo "FAIL: channel 1 raised $raised1: expected some, at most $most1 (1 kHz from 0.2 s to the storm's end)" >&2; exit 1; }
 echo "ok: channel 0 raised $raised0, channel 1 raised $raised1; $(jq -c '[.changes[].applied_at_virtual_s]' "$s")"
