@@ -683,11 +683,11 @@ static uint64_t irqstorm_triggers_left(IrqstormChannel *ch)
 {
     uint64_t n;
 
-    if (ch->pattern != IRQSTORM_PATTERN_TRIGGERED ||
-        ch->trigger_stop_ns < ch->trigger_start_ns) {
+    if (ch->pattern != IRQSTORM_PATTERN_TRIGGERED) {
         return 0;
     }
-    n = (ch->trigger_stop_ns - ch->trigger_start_ns) / ch->trigger_step_ns + 1;
+    n = irqstorm_trigger_offsets(ch->trigger_start_ns, ch->trigger_stop_ns,
+                                 ch->trigger_step_ns);
     return n > ch->trigger_next ? n - ch->trigger_next : 0;
 }
 

@@ -353,8 +353,22 @@ table_irqd() {
 	done
 }
 
+# sweep_cells DIR STAGE: a sweep's cells of a table row: its stage aimed at
+# offset 0, the median, the worst and where, and what the random twin saw
+sweep_cells() {
+	local med
+	read -r _ med _ _ < <(sweep_stats "$1/sweep.csv" "$2")
+	echo "$(awk -F, -v c="$2_ns" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+			NR == 2 { printf "%.1f", $k / 1000 }' "$1/sweep.csv") |" \
+		"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
+		"$(jq -r --arg s "$2" '.worst[$s] | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$1/sweep.json") |" \
+		"$(jq -r --arg s "$2" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$1/sweep.json") |"
+}
+
+kernel_label() { echo "$1$([ "$1" = rt ] || echo " preempt=full")"; }
+
 table_sweep() {
-	local k th kind d stage
+	local k th kind stage
 	echo "| kernel | handler | section | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
 	echo "|---|---|---|---|---:|---:|---:|---:|"
 	for k in $SWEEP_KERNELS; do
@@ -362,33 +376,20 @@ table_sweep() {
 			stage=hardirq
 			[ "$th" = hardirq ] || stage=thread
 			for kind in $SWEEP_KINDS; do
-				d=$(sweep_dir "$k" "$th" "$kind")
-				read -r _ med _ _ < <(sweep_stats "$d/sweep.csv" "$stage")
-				echo "| $k$([ "$k" = rt ] || echo " preempt=full") | $th | \`$kind\` | $stage |" \
-					"$(awk -F, -v c="${stage}_ns" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
-						NR == 2 { printf "%.1f", $k / 1000 }' "$d/sweep.csv") |" \
-					"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
-					"$(jq -r --arg s "$stage" '.worst[$s] | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$d/sweep.json") |" \
-					"$(jq -r --arg s "$stage" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$d/sweep.json") |"
+				echo "| $(kernel_label "$k") | $th | \`$kind\` | $stage |" \
+					"$(sweep_cells "$(sweep_dir "$k" "$th" "$kind")" "$stage")"
 			done
 		done
 	done
 }
 
 table_sweep_pio() {
-	local k th d
+	local k th
 	echo "| kernel | PIO handler | channel 0's thread: aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
 	echo "|---|---|---:|---:|---:|---:|"
 	for k in $SWEEP_KERNELS; do
 		for th in hardirq threaded; do
-			d=$(sweep_dir "$k" "$th" pio)
-			read -r _ med _ _ < <(sweep_stats "$d/sweep.csv" thread)
-			echo "| $k$([ "$k" = rt ] || echo " preempt=full") | $th |" \
-				"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "thread_ns") k = i }
-					NR == 2 { printf "%.1f", $k / 1000 }' "$d/sweep.csv") |" \
-				"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
-				"$(jq -r '.worst.thread | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$d/sweep.json") |" \
-				"$(jq -r '.random | "\(.max_ns.thread / 100 | round / 10), \(.interrupts)"' "$d/sweep.json") |"
+			echo "| $(kernel_label "$k") | $th | $(sweep_cells "$(sweep_dir "$k" "$th" pio)" thread)"
 		done
 	done
 }

@@ -91,6 +91,16 @@ enum irqstorm_pattern {
 	  IRQSTORM_MAX_TRIGGER_NS, 8, 0,				\
 	  "triggered: from one trigger's offset to the next's, ns")
 
+/*
+ * The offsets a triggered channel sweeps in one storm: start, start +
+ * step, ... up to stop; none when stop is below start (step >= 1).
+ */
+static inline uint64_t irqstorm_trigger_offsets(uint64_t start, uint64_t stop,
+						uint64_t step)
+{
+	return stop < start ? 0 : (stop - start) / step + 1;
+}
+
 #define IRQSTORM_CHANNEL_PROP_ENUM(id, f, name, type, min, max, dflt, t, h) \
 	IRQSTORM_CHANNEL_PROP_##id,
 enum irqstorm_channel_prop {

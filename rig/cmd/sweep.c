@@ -135,6 +135,18 @@ static double default_duration(const IrqstormScenario *sc)
 	return MAX(1.0, n * 1e-3);
 }
 
+/* The scenario file with every --set applied, not yet checked as a whole. */
+static IrqstormScenario *load_with_sets(const char *path, const char *const *sets,
+					GError **error)
+{
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+
+	for (gsize i = 0; sc && sets && sets[i]; i++)
+		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
+			return NULL;
+	return g_steal_pointer(&sc);
+}
+
 /*
  * The scenario, with --set, then --offset on its section's channel, and a
  * duration that bounds the sweep.
@@ -143,13 +155,10 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 				    const char *offset, const char *duration,
 				    GError **error)
 {
-	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+	g_autoptr(IrqstormScenario) sc = load_with_sets(path, sets, error);
 	SweepRange r;
 	guint ch;
 
-	for (gsize i = 0; sc && sets && sets[i]; i++)
-		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
-			return NULL;
 	if (!sc)
 		return NULL;
 	if (!sc->section || sc->section_channel == IRQSTORM_NONE) {
@@ -181,6 +190,17 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	return g_steal_pointer(&sc);
 }
 
+/* A run of sc into out with the build's guest parts and records.csv. */
+static IrqstormRunSettings sweep_settings(const IrqstormScenario *sc,
+					  const char *out, gboolean quiet)
+{
+	return (IrqstormRunSettings) {
+		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+		.quiet = quiet, .csv = TRUE,
+	};
+}
+
 /* What random arrivals saw of the channel: the stages' maxima, how many. */
 typedef struct {
 	gboolean ran;
@@ -198,13 +218,9 @@ static gboolean random_maxima(const char *dir, guint ch, RandomTwin *twin)
 	if (!p)
 		return sweep_fail("%s", err->message);
 	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
-		twin->max_ns[st] = NAN;
-		for (guint i = 0; i < p->len; i++) {
-			guint64 v = g_array_index(p, IrqstormSweepPoint, i).stage_ns[st];
+		IrqstormSweepWorst w = irqstorm_sweep_worst(p, st);
 
-			if (v != IRQSTORM_SWEEP_NONE && (isnan(twin->max_ns[st]) || v > twin->max_ns[st]))
-				twin->max_ns[st] = v;
-		}
+		twin->max_ns[st] = w.any ? (double)w.latency_ns : NAN;
 	}
 	for (guint i = 0; i < p->len; i++)
 		twin->interrupts += g_array_index(p, IrqstormSweepPoint, i)
@@ -224,11 +240,8 @@ static IrqstormScenario *load_random(const char *path, const char *const *sets,
 {
 	guint ch = sweep->section_channel;
 	double span_s = MAX(span_ns / 1e9, 0.001);
-	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(path, error);
+	g_autoptr(IrqstormScenario) sc = load_with_sets(path, sets, error);
 
-	for (gsize i = 0; sc && sets && sets[i]; i++)
-		if (!irqstorm_scenario_override(sc, sets[i], "--set", error))
-			return NULL;
 	if (!sc ||
 	    !sweep_set(sc, "--random", error, "guest.section_channel=none") ||
 	    !sweep_set(sc, "--random", error, "channel%u.pattern=poisson", ch) ||
@@ -249,11 +262,7 @@ static gboolean run_random(const char *path, const char *const *sets,
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = load_random(path, sets, sweep, points,
 						     span_ns, &err);
-	IrqstormRunSettings set = {
-		.scenario = sc, .out_dir = dir, .qemu_dir = IRQSTORM_QEMU_DIR,
-		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
-		.quiet = TRUE, .csv = TRUE,
-	};
+	IrqstormRunSettings set = sweep_settings(sc, dir, TRUE);
 	int code;
 
 	if (!sc)
@@ -397,11 +406,7 @@ static int sweep_one(const char *path, const char *const *sets,
 {
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(IrqstormSweepPoint));
-	IrqstormRunSettings set = {
-		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
-		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
-		.quiet = quiet, .csv = TRUE,
-	};
+	IrqstormRunSettings set = sweep_settings(sc, out, quiet);
 	guint64 span = 0;
 	int code = irqstorm_cmd_run_and_report(&set, &builder);
 
@@ -490,6 +495,7 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
+	IrqstormRunSettings set;
 	guint64 count;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
@@ -508,10 +514,8 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 		return sweep_one(argv[1], (const char *const *)sets, sc, out, quiet,
 				 no_random);
 	/* Build what is missing once, before the parts start. */
-	if (!irqstorm_guest_ensure(&builder, &(IrqstormRunSettings) {
-		.scenario = sc, .out_dir = out, .qemu_dir = IRQSTORM_QEMU_DIR,
-		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
-	}, &err))
+	set = sweep_settings(sc, out, quiet);
+	if (!irqstorm_guest_ensure(&builder, &set, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	return sweep_in_parts(argv[1], sets, duration, sc, out, MIN((guint64)jobs, count),
 			      quiet, no_random);

@@ -658,10 +658,10 @@ static gboolean sync_irq_check(const IrqstormScenario *sc, const char *where,
 
 guint64 irqstorm_scenario_offsets(const IrqstormChannelSpec *c)
 {
-	if (c->pattern != IRQSTORM_PATTERN_TRIGGERED ||
-	    c->trigger_stop_ns < c->trigger_start_ns)
+	if (c->pattern != IRQSTORM_PATTERN_TRIGGERED)
 		return 0;
-	return (c->trigger_stop_ns - c->trigger_start_ns) / c->trigger_step_ns + 1;
+	return irqstorm_trigger_offsets(c->trigger_start_ns, c->trigger_stop_ns,
+					c->trigger_step_ns);
 }
 
 /* A triggered channel's sweep: where it is aimed, and that it can be. */
