@@ -164,7 +164,7 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	if (!sc->section || sc->section_channel == IRQSTORM_NONE) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
 			    "%s: no [guest] section to sweep: set section (irqs_off, "
-			    "preempt_off, bh_off, spinlock or raw_spinlock), "
+			    "preempt_off, bh_off, spinlock, raw_spinlock, user or pio), "
 			    "section_us and section_channel, a triggered channel", path);
 		return NULL;
 	}
