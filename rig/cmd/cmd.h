@@ -47,6 +47,7 @@ int irqstorm_cmd_plot(int argc, char **argv);		/* plot.c */
 int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
 int irqstorm_cmd_merge(int argc, char **argv);		/* merge.c */
 int irqstorm_cmd_sweep(int argc, char **argv);		/* sweep.c */
+int irqstorm_cmd_explain(int argc, char **argv);	/* explain.c */
 
 /*
  * The run of set (after building the guest parts it lacks, with builder if

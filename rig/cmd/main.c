@@ -31,6 +31,8 @@ static const Command commands[] = {
 	  irqstorm_cmd_merge },
 	{ "sweep", "SCENARIO", "aim one interrupt at every offset of a section: worst case",
 	  irqstorm_cmd_sweep },
+	{ "explain", "RESULT_DIR", "replay a run, name the guest code behind its outliers",
+	  irqstorm_cmd_explain },
 	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
 	  irqstorm_cmd_plot },

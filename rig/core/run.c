@@ -395,12 +395,25 @@ static IrqstormQmp *connect_qmp(RunLoop *rl, RunPaths *p, GError **error)
 	return NULL;
 }
 
+/* argv with extra appended (argv is consumed). */
+static GStrv with_extra_args(GStrv argv, const char *const *extra)
+{
+	g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+
+	g_strv_builder_addv(b, (const char **)argv);
+	if (extra)
+		g_strv_builder_addv(b, (const char **)extra);
+	g_strfreev(argv);
+	return g_strv_builder_end(b);
+}
+
 /* Start QEMU, connect, start the collector, let the guest go. */
 static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 			  FILE *csv, GError **error)
 {
 	const IrqstormScenario *sc = rl->set->scenario;
-	g_auto(GStrv) argv = irqstorm_machine_argv(sc, &p->m);
+	g_auto(GStrv) argv = with_extra_args(irqstorm_machine_argv(sc, &p->m),
+					     rl->set->qemu_args);
 	g_autofree char *cmdline = irqstorm_argv_to_shell((const char *const *)argv);
 	g_autofree char *cmd_file = g_build_filename(rl->set->out_dir,
 						     "qemu-cmdline.txt", NULL);

@@ -23,6 +23,8 @@ typedef struct {
 	const char *initrd_dir;		/* initramfs-F.cpio.gz */
 	gboolean quiet;
 	gboolean csv;			/* write records.csv */
+	const char *const *qemu_args;	/* more arguments for QEMU (explain's
+					 * plugin), or NULL */
 } IrqstormRunSettings;
 
 /* A scenario change as it was applied over QMP during the run. */

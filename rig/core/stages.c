@@ -58,19 +58,40 @@ static gboolean point_time(const struct irqstorm_record *r, int p, guint64 *t)
 	return TRUE;
 }
 
+gboolean irqstorm_stage_span(const struct irqstorm_record *r, IrqstormStage st,
+			     guint64 *from, guint64 *to)
+{
+	g_return_val_if_fail((guint)st < IRQSTORM_STAGE_COUNT, FALSE);
+	if (!(r->flags & IRQSTORM_REC_PROBE) != !stages[st].probe)
+		return FALSE;
+	return point_time(r, stages[st].from, from) &&
+	       point_time(r, stages[st].to, to) && *to >= *from;
+}
+
 gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 			      IrqstormStage st, guint64 *ns)
 {
 	guint64 from, to;
 
-	g_return_val_if_fail((guint)st < IRQSTORM_STAGE_COUNT, FALSE);
-	if (!(r->flags & IRQSTORM_REC_PROBE) != !stages[st].probe)
-		return FALSE;
-	if (!point_time(r, stages[st].from, &from) ||
-	    !point_time(r, stages[st].to, &to) || to < from)
+	if (!irqstorm_stage_span(r, st, &from, &to))
 		return FALSE;
 	*ns = to - from;
 	return TRUE;
+}
+
+guint irqstorm_stage_points(const struct irqstorm_record *r,
+			    const char **names, guint64 *times)
+{
+	guint n = 0;
+
+	names[n] = "raise";
+	times[n++] = r->t_raise;
+	for (int p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
+		if (!point_time(r, p, &times[n]))
+			continue;
+		names[n++] = stamps[p].name;
+	}
+	return n;
 }
 
 const char *irqstorm_stage_name(IrqstormStage st)

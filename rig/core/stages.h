@@ -44,6 +44,22 @@ enum { IRQSTORM_STAGE_IRQ_COUNT = 0 IRQSTORM_STAGES(IRQSTORM_STAGE_COUNT_IRQ) };
 gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 			      IrqstormStage st, guint64 *ns);
 
+/*
+ * The points stage st of record r spans, virtual ns: from its start to its
+ * end (as irqstorm_stage_value(), which is to - from).
+ */
+gboolean irqstorm_stage_span(const struct irqstorm_record *r, IrqstormStage st,
+			     guint64 *from, guint64 *to);
+
+/*
+ * The points record r has, in chain order: the raise, then each stamp it
+ * carries (IRQSTORM_STAMPS), their names ("raise", "hardirq", ...) into
+ * names and times into times (IRQSTORM_STAMP_COUNT + 1 each). Returns how
+ * many.
+ */
+guint irqstorm_stage_points(const struct irqstorm_record *r,
+			    const char **names, guint64 *times);
+
 /* Name used in outputs ("hardirq", ...); NULL for an invalid stage. */
 const char *irqstorm_stage_name(IrqstormStage st);
 

@@ -1,0 +1,135 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * irqstorm's explain plugin: which guest code ran in given windows of
+ * QEMU_CLOCK_VIRTUAL, seen from outside the guest.
+ *
+ * Loaded by `irqstorm explain` into a rerun of a deterministic (-icount)
+ * run.  It writes one line per translation block that executed inside a
+ * window: "START_NS VADDR INSNS", START_NS the virtual time at the block's
+ * first instruction.  It changes nothing the guest can see; explain checks
+ * that on every use.  Everything else (symbols, halted time, functions) is
+ * derived by the rig.
+ *
+ * Arguments: windows=FILE (lines "START END", ns, sorted by START),
+ * out=FILE, shift=N (the icount shift: one instruction is 2^N ns).
+ *
+ * Needs qemu_plugin_icount_clock_ns() (qemu-device/patches/0002).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+struct window {
+	int64_t start, end;
+};
+
+struct block {
+	uint64_t vaddr;
+	unsigned int insns;
+};
+
+/* The plugin's one state: the windows, a cursor into them, the output. */
+static struct {
+	GArray *windows;
+	guint next;
+	FILE *out;
+	int shift;
+	uint64_t lines;
+} ex;
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	const struct block *b = udata;
+	int64_t end = qemu_plugin_icount_clock_ns();
+	int64_t start = end - ((int64_t)b->insns << ex.shift);
+	const struct window *w = NULL;
+
+	if (end < 0)
+		return;	/* no -icount: explain never loads us then */
+
+	/* Virtual time only moves forward: windows already past are done. */
+	while (ex.next < ex.windows->len) {
+		w = &g_array_index(ex.windows, struct window, ex.next);
+		if (start < w->end)
+			break;
+		ex.next++;
+		fflush(ex.out);
+	}
+	if (ex.next == ex.windows->len || end <= w->start)
+		return;
+	fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n", start, b->vaddr,
+		b->insns);
+	ex.lines++;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	struct block *b = g_new(struct block, 1);
+
+	b->vaddr = qemu_plugin_tb_vaddr(tb);
+	b->insns = qemu_plugin_tb_n_insns(tb);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, b);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *p)
+{
+	fprintf(ex.out, "# end %" PRIu64 " blocks\n", ex.lines);
+	fclose(ex.out);
+}
+
+static int read_windows(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct window w;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%" SCNd64 " %" SCNd64, &w.start, &w.end) == 2)
+		g_array_append_val(ex.windows, w);
+	fclose(f);
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *windows = NULL, *out = NULL;
+	int i;
+
+	ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
+	ex.shift = -1;
+	for (i = 0; i < argc; i++) {
+		if (g_str_has_prefix(argv[i], "windows="))
+			windows = argv[i] + 8;
+		else if (g_str_has_prefix(argv[i], "out="))
+			out = argv[i] + 4;
+		else if (g_str_has_prefix(argv[i], "shift="))
+			ex.shift = atoi(argv[i] + 6);
+	}
+	if (!windows || !out || ex.shift < 0 || ex.shift > 10) {
+		fprintf(stderr, "irqstorm explain plugin: needs windows=, out=, shift=\n");
+		return -1;
+	}
+	if (read_windows(windows) < 0) {
+		fprintf(stderr, "irqstorm explain plugin: cannot read %s\n", windows);
+		return -1;
+	}
+	ex.out = fopen(out, "w");
+	if (!ex.out) {
+		fprintf(stderr, "irqstorm explain plugin: cannot write %s\n", out);
+		return -1;
+	}
+	setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
+	fprintf(ex.out, "# irqstorm explain: start_ns vaddr insns\n");
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * irqstorm explain: rerun a deterministic run with QEMU's explain plugin
+ * watching, prove the rerun equal to the run, and name the guest code
+ * behind each chosen event's latency (core/explain.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "explain-source.h"
+#include "plot.h"
+#include "core/explain.h"
+#include "core/guest-build.h"
+#include "core/json-build.h"
+#include "core/records.h"
+#include "core/results.h"
+#include "core/run.h"
+
+static const char explain_description[] =
+	"Reruns a finished deterministic run (its scenario.ini, on the same QEMU\n"
+	"and kernel builds) with a TCG plugin of irqstorm's watching the vCPU from\n"
+	"outside the guest, and breaks the latency of chosen events down into the\n"
+	"guest code that ran: kernel and driver functions by symbol, [user] for\n"
+	"user space, [halted] for time the vCPU was halted, each with its\n"
+	"instructions and virtual ns, and the sequence of function entries.\n"
+	"\n"
+	"The guest spends no instruction on being watched, and this is proven on\n"
+	"every use: the rerun's records.csv and counts must equal the run's\n"
+	"exactly, or explain fails and says where they differ.\n"
+	"\n"
+	"Events: --event SEQ (a seq of records.csv), else the --top N worst of\n"
+	"the stage. Stage: --stage, else that of the run's first exceeded\n"
+	"threshold, else done. A stage's span is cut at the event's points:\n"
+	"raise->hardirq, hardirq->thread, thread->done; the probe's is\n"
+	"expected->wake-up.\n"
+	"\n"
+	"Writes into RESULT_DIR/explain/: event-SEQ.txt (readable), event-SEQ.png\n"
+	"(the functions on the time axis), explain.json, trace.txt (the blocks the\n"
+	"plugin saw) and rerun/ (the rerun's own results).\n"
+	"\n"
+	"Exit status: 0 explained, 1 error (including a rerun that differed).\n"
+	"\n"
+	"Examples:\n"
+	"  irqstorm explain results/ide-pio\n"
+	"  irqstorm explain results/ide-pio --stage thread --event 4711\n"
+	"  irqstorm explain results/probe --stage probe --top 1\n";
+
+#define TOP_FUNCTIONS 3		/* named on an event's terminal line */
+#define PLOT_ROWS 10		/* functions in a figure, the last "(other)" */
+
+/* The plugin's arguments for QEMU: -plugin FILE,windows=...,out=...,shift=N */
+static GStrv plugin_args(const char *windows, const char *trace, int shift)
+{
+	g_autofree char *so = g_build_filename(IRQSTORM_QEMU_DIR,
+					       "irqstorm-explain.so", NULL);
+	GStrv a = g_new0(char *, 3);
+
+	a[0] = g_strdup("-plugin");
+	a[1] = g_strdup_printf("%s,windows=%s,out=%s,shift=%d", so, windows, trace,
+			       shift);
+	return a;
+}
+
+/* Every event's span for the plugin, in time order: "FROM TO" lines. */
+static gboolean write_windows(GPtrArray *events, const char *path, GError **error)
+{
+	g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(guint64) * 2);
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	for (guint i = 0; i < events->len; i++) {
+		guint64 span[2];
+
+		irqstorm_explain_event_span(events->pdata[i], &span[0], &span[1]);
+		g_array_append_val(w, span);
+	}
+	g_array_sort(w, (GCompareFunc)irqstorm_explain_source_compare_u64);
+	for (guint i = 0; i < w->len; i++) {
+		const guint64 *span = &g_array_index(w, guint64, 2 * i);
+
+		g_string_append_printf(s, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+				       span[0], span[1]);
+	}
+	return g_file_set_contents(path, s->str, s->len, error);
+}
+
+/* The rerun, the plugin loaded, its results written to dir. */
+static gboolean rerun(const ExplainSource *src, const char *dir,
+		      const char *const *qemu_args, GError **error)
+{
+	IrqstormRunSettings set = {
+		.scenario = src->scenario, .out_dir = dir, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
+		.quiet = TRUE, .csv = TRUE, .qemu_args = qemu_args,
+	};
+	g_autoptr(IrqstormRunOutcome) outcome = NULL;
+	g_autoptr(IrqstormResults) res = NULL;
+
+	fprintf(stderr, "explain: rerunning %s with the explain plugin into %s\n",
+		src->dir, dir);
+	outcome = irqstorm_run(&set, error);
+	if (!outcome)
+		return FALSE;
+	res = irqstorm_results_evaluate(&set, g_steal_pointer(&outcome));
+	return irqstorm_results_write(res, irqstorm_exit_code(res->checks->verdict), error);
+}
+
+static gint worst_first(gconstpointer a, gconstpointer b)
+{
+	const IrqstormExplainEvent *x = *(IrqstormExplainEvent *const *)a;
+	const IrqstormExplainEvent *y = *(IrqstormExplainEvent *const *)b;
+
+	if (x->latency_ns != y->latency_ns)
+		return x->latency_ns > y->latency_ns ? -1 : 1;
+	return x->rec.seq < y->rec.seq ? -1 : 1;
+}
+
+/* The events asked for (seqs), else the top worst of stage st. */
+static GPtrArray *pick_events(const GArray *recs, IrqstormStage st,
+			      char **seqs, guint top, GError **error)
+{
+	g_autoptr(GPtrArray) evs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_explain_event_free);
+	const char *why;
+
+	for (guint i = 0; seqs && seqs[i]; i++) {
+		guint64 seq;
+		const struct irqstorm_record *r;
+		IrqstormExplainEvent *ev;
+
+		if (!g_ascii_string_to_unsigned(seqs[i], 10, 1, G_MAXUINT64, &seq, NULL) ||
+		    !(r = irqstorm_records_find(recs, seq))) {
+			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "--event %s: no such seq in records.csv", seqs[i]);
+			return NULL;
+		}
+		ev = irqstorm_explain_event_new(r, st, &why);
+		if (!ev) {
+			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "--event %s has no %s stage: %s", seqs[i],
+				    irqstorm_stage_name(st), why);
+			return NULL;
+		}
+		g_ptr_array_add(evs, ev);
+	}
+	if (seqs && seqs[0])
+		return g_steal_pointer(&evs);
+	for (guint i = 0; i < recs->len; i++) {
+		IrqstormExplainEvent *ev = irqstorm_explain_event_new(
+			&g_array_index(recs, struct irqstorm_record, i), st, &why);
+
+		if (ev)
+			g_ptr_array_add(evs, ev);
+	}
+	g_ptr_array_sort(evs, worst_first);
+	if (evs->len > top)
+		g_ptr_array_set_size(evs, top);
+	if (!evs->len)
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "no event of the run has the %s stage", irqstorm_stage_name(st));
+	return evs->len ? g_steal_pointer(&evs) : NULL;
+}
+
+/* Symbols for the run's kernel and driver, the module placed from trace. */
+static IrqstormSymbols *load_symbols(const char *flavour, const GArray *trace,
+				     GError **error)
+{
+	g_autofree char *map_name = g_strdup_printf("System.map-%s", flavour);
+	g_autofree char *ko_name = g_strdup_printf("irqstorm-%s.ko", flavour);
+	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
+	g_autofree char *ko = g_build_filename(IRQSTORM_KERNEL_DIR, ko_name, NULL);
+	g_autoptr(IrqstormSymbols) syms = irqstorm_symbols_load(map, error);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+	g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(guint64));
+
+	if (!syms || !irqstorm_symbols_add_module(syms, ko, error))
+		return NULL;
+	for (guint i = 0; i < trace->len; i++) {
+		const IrqstormBlock *b = &g_array_index(trace, IrqstormBlock, i);
+
+		if (g_hash_table_add(seen, (gpointer)&b->vaddr))
+			g_array_append_val(starts, b->vaddr);
+	}
+	irqstorm_symbols_place_module(syms, (const guint64 *)starts->data, starts->len);
+	return g_steal_pointer(&syms);
+}
+
+/* event-SEQ.txt, its figure, and its member of explain.json. */
+static gboolean write_event(const IrqstormExplainEvent *ev, const char *dir,
+			    const char *held, JsonBuilder *b, GError **error)
+{
+	g_autofree char *base = g_strdup_printf("%s/event-%" G_GUINT64_FORMAT, dir,
+						ev->rec.seq);
+	g_autofree char *txt_path = g_strconcat(base, ".txt", NULL);
+	g_autofree char *spans = g_strconcat(base, ".spans", NULL);
+	g_autofree char *marks = g_strconcat(base, ".marks", NULL);
+	g_autofree char *text = irqstorm_explain_text(ev, held);
+	g_autofree char *title = g_strdup_printf("event #%" G_GUINT64_FORMAT ", %s +%.1f us",
+						 ev->rec.seq, irqstorm_stage_name(ev->stage),
+						 ev->latency_ns / 1e3);
+	g_autoptr(GString) e = g_string_new(NULL);
+	guint n;
+
+	if (!g_file_set_contents(txt_path, text, -1, error))
+		return FALSE;
+	irqstorm_explain_add_json(b, ev);
+	n = irqstorm_explain_write_plot_data(ev, spans, marks, PLOT_ROWS, error);
+	if (!n)
+		return FALSE;
+	irqstorm_plot_param_path(e, "spans", spans);
+	irqstorm_plot_param_path(e, "marks", marks);
+	irqstorm_plot_param(e, "title", title);
+	g_string_append_printf(e, "rows=%u; ", n);
+	return irqstorm_plot_png("explain.gp", e->str, base, error);
+}
+
+/*
+ * The parts a rerun of scenario sc needs, built if missing: QEMU with
+ * the plugin, the kernel with its System.map, the initramfs.
+ */
+static gboolean ensure_parts(const IrqstormScenario *sc, GError **error)
+{
+	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
+	IrqstormRunSettings set = {
+		.qemu_dir = IRQSTORM_QEMU_DIR, .kernel_dir = IRQSTORM_KERNEL_DIR,
+		.initrd_dir = IRQSTORM_INITRD_DIR,
+	};
+	g_autofree char *map_name = NULL, *map = NULL, *so = NULL;
+	const char *flavours[2] = { NULL, NULL };
+
+	set.scenario = sc;
+	if (!irqstorm_guest_ensure(&builder, &set, error))
+		return FALSE;
+	map_name = g_strdup_printf("System.map-%s", sc->flavour);
+	map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
+	so = g_build_filename(IRQSTORM_QEMU_DIR, "irqstorm-explain.so", NULL);
+	if (g_file_test(map, G_FILE_TEST_EXISTS) && g_file_test(so, G_FILE_TEST_EXISTS))
+		return TRUE;
+	flavours[0] = sc->flavour;
+	return irqstorm_guest_build(&builder, flavours, error);
+}
+
+/* The events analysed from the trace, written, and printed a line each. */
+static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir,
+		       const char *trace_path, const char *held, GError **error)
+{
+	g_autoptr(GArray) trace = irqstorm_explain_read_trace(trace_path, error);
+	g_autoptr(IrqstormSymbols) syms = NULL;
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+	g_autofree char *json_path = g_build_filename(dir, "explain.json", NULL);
+	g_autofree char *json = NULL, *module_base = NULL;
+
+	if (!trace || !(syms = load_symbols(src->scenario->flavour, trace, error)))
+		return FALSE;
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "format", "irqstorm-explain");
+	irqstorm_json_add_int(b, "file_version", 1);
+	irqstorm_json_add_string(b, "result", src->dir);
+	irqstorm_json_add_bool(b, "zero_perturbation", TRUE);
+	irqstorm_json_add_string(b, "zero_perturbation_check", held);
+	irqstorm_json_add_int(b, "trace_blocks", trace->len);
+	module_base = g_strdup_printf("0x%" G_GINT64_MODIFIER "x",
+				      irqstorm_symbols_module_base(syms));
+	irqstorm_json_add_string(b, "module_base", module_base);
+	json_builder_set_member_name(b, "events");
+	json_builder_begin_array(b);
+	printf("%s\n", held);
+	for (guint i = 0; i < evs->len; i++) {
+		IrqstormExplainEvent *ev = evs->pdata[i];
+		g_autofree char *line = NULL;
+
+		irqstorm_explain_analyse(ev, trace, syms, src->scenario->icount_shift);
+		if (!write_event(ev, dir, held, b, error))
+			return FALSE;
+		line = irqstorm_explain_line(ev, TOP_FUNCTIONS);
+		printf("%s\n", line);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+	json = irqstorm_json_text(root);
+	return g_file_set_contents(json_path, json, -1, error);
+}
+
+/*
+ * dir made or emptied of an earlier explain's outputs: no file of another
+ * event is left to be taken for this one's.
+ */
+static gboolean clear_outputs(const char *dir, GError **error)
+{
+	static const char *const suffixes[] = { ".txt", ".png", ".spans", ".marks" };
+	g_autoptr(GDir) d = NULL;
+	const char *name;
+
+	if (g_mkdir_with_parents(dir, 0755) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "cannot create %s: %s", dir, g_strerror(errno));
+		return FALSE;
+	}
+	d = g_dir_open(dir, 0, error);
+	if (!d)
+		return FALSE;
+	while ((name = g_dir_read_name(d))) {
+		gboolean ours = !strcmp(name, "explain.json") || !strcmp(name, "trace.txt") ||
+				!strcmp(name, "windows.txt");
+
+		for (gsize i = 0; i < G_N_ELEMENTS(suffixes); i++)
+			ours |= g_str_has_prefix(name, "event-") &&
+				g_str_has_suffix(name, suffixes[i]);
+		if (ours) {
+			g_autofree char *path = g_build_filename(dir, name, NULL);
+
+			g_unlink(path);
+		}
+	}
+	return TRUE;
+}
+
+/* Rerun with the plugin into dir/rerun, check it, explain evs. */
+static int explain(const ExplainSource *src, GPtrArray *evs)
+{
+	g_autofree char *dir = g_build_filename(src->dir, "explain", NULL);
+	g_autofree char *rerun_dir = g_build_filename(dir, "rerun", NULL);
+	g_autofree char *windows = g_build_filename(dir, "windows.txt", NULL);
+	g_autofree char *trace = g_build_filename(dir, "trace.txt", NULL);
+	g_auto(GStrv) args = plugin_args(windows, trace, src->scenario->icount_shift);
+	g_autofree char *held = NULL;
+	g_autoptr(GError) err = NULL;
+
+	if (!clear_outputs(dir, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	if (!write_windows(evs, windows, &err) ||
+	    !rerun(src, rerun_dir, (const char *const *)args, &err) ||
+	    !explain_source_check_rerun(src, rerun_dir, &held, &err) ||
+	    !report(src, evs, dir, trace, held, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	return IRQSTORM_EXIT_PASSED;
+}
+
+/* irqstorm explain RESULT_DIR [options] */
+int irqstorm_cmd_explain(int argc, char **argv)
+{
+	g_auto(GStrv) seqs = NULL;
+	g_autofree char *stage = NULL;
+	gint top = 5;
+	const GOptionEntry entries[] = {
+		{ "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &seqs,
+		  "Explain the event with this seq of records.csv (repeatable)", "SEQ" },
+		{ "top", 't', 0, G_OPTION_ARG_INT, &top,
+		  "Without --event, the N worst events of the stage (default 5)", "N" },
+		{ "stage", 0, 0, G_OPTION_ARG_STRING, &stage,
+		  "The stage to explain (default: the first exceeded threshold's, "
+		  "else done)", "STAGE" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options("RESULT_DIR - why an event "
+							     "took what it took", entries,
+							     explain_description);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(ExplainSource) src = NULL;
+	g_autoptr(GPtrArray) evs = NULL;
+	IrqstormStage st;
+
+	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
+		return IRQSTORM_EXIT_ERROR;
+	if (argc != 2)
+		return irqstorm_usage_error(ctx, "explain needs exactly one RESULT_DIR");
+	if (top < 1)
+		return irqstorm_usage_error(ctx, "--top must be at least 1, not %d", top);
+	src = explain_source_load(argv[1], &err);
+	if (!src || !ensure_parts(src->scenario, &err) ||
+	    !explain_source_check_builds(src, IRQSTORM_QEMU_DIR, IRQSTORM_KERNEL_DIR, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	if (!stage)
+		stage = g_strdup(explain_source_default_stage(src));
+	if (!irqstorm_stage_from_name(stage, &st)) {
+		g_autofree char *names = irqstorm_stage_names(TRUE);
+
+		return irqstorm_usage_error(ctx, "--stage %s: no such stage (%s)", stage, names);
+	}
+	evs = pick_events(src->records, st, seqs, top, &err);
+	if (!evs)
+		return irqstorm_cmd_fail("%s", err->message);
+	return explain(src, evs);
+}

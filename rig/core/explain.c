@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * An event's latency explained from the explain plugin's trace: see
+ * explain.h.
+ */
+#include "explain.h"
+
+#include <string.h>
+
+#include "json-build.h"
+
+/*
+ * What the code says about the task running it, by function name prefix:
+ * the best (first) match in a stretch between context switches names the
+ * whole stretch. Without guest memory reads (QEMU 7.2's plugins have
+ * none) this is what can be derived: the kind of task, not its name.
+ */
+#define CONTEXT_IDLE "idle"
+
+static const struct {
+	const char *prefix;
+	const char *context;
+} task_marks[] = {
+	{ "irqstorm_section", "section (a guest task)" },
+	{ "irq_thread", "IRQ thread" },
+	{ "irq_forced_thread_fn", "IRQ thread" },
+	{ "run_ksoftirqd", "ksoftirqd" },
+	{ "worker_thread", "kworker" },
+	{ "process_one_work", "kworker" },
+	{ "smpboot_thread_fn", "per-CPU kthread" },
+	{ IRQSTORM_SYM_USER, "user task" },
+	{ "do_idle", CONTEXT_IDLE },
+	{ "default_idle", CONTEXT_IDLE },
+	{ "cpu_idle_poll", CONTEXT_IDLE },
+	{ IRQSTORM_SYM_HALTED, CONTEXT_IDLE },
+};
+#define CONTEXT_UNKNOWN "task not seen"
+#define CONTEXT_SWITCH "__switch_to"		/* runs on the next task's stack */
+#define CONTEXT_HARDIRQ "hard interrupt over "
+
+/* Functions that enter a hard interrupt, and the one that leaves it. */
+static gboolean is_irq_entry(const char *f)
+{
+	return !strcmp(f, "asm_common_interrupt") ||
+	       g_str_has_prefix(f, "asm_sysvec_");
+}
+#define IRQ_EXIT "irqentry_exit"
+
+void irqstorm_explain_event_free(IrqstormExplainEvent *ev)
+{
+	if (!ev)
+		return;
+	g_ptr_array_unref(ev->windows);
+	if (ev->functions)
+		g_array_unref(ev->functions);
+	g_free(ev);
+}
+
+static void window_free(gpointer p)
+{
+	IrqstormExplainWindow *w = p;
+
+	g_free(w->name);
+	if (w->spans)
+		g_array_unref(w->spans);
+	if (w->functions)
+		g_array_unref(w->functions);
+	g_free(w);
+}
+
+GArray *irqstorm_explain_read_trace(const char *path, GError **error)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GArray) blocks = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
+	gboolean ended = FALSE;
+
+	if (!g_file_get_contents(path, &text, NULL, error))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++) {
+		IrqstormBlock b;
+		char *end;
+
+		if (g_str_has_prefix(lines[i], "# end "))
+			ended = TRUE;
+		if (!*lines[i] || lines[i][0] == '#')
+			continue;
+		b.t_ns = g_ascii_strtoull(lines[i], &end, 10);
+		b.vaddr = g_ascii_strtoull(end, &end, 16);
+		b.insns = g_ascii_strtoull(end, &end, 10);
+		if (*end || !b.insns) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    "%s:%u: not a line of the explain plugin", path, i + 1);
+			return NULL;
+		}
+		g_array_append_val(blocks, b);
+	}
+	if (!ended) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: the explain plugin's trace has no end line: QEMU did "
+			    "not exit normally", path);
+		return NULL;
+	}
+	return g_steal_pointer(&blocks);
+}
+
+IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r,
+						 IrqstormStage st,
+						 const char **why)
+{
+	const char *names[IRQSTORM_STAMP_COUNT + 1];
+	guint64 times[IRQSTORM_STAMP_COUNT + 1], from, to;
+	gboolean probe = (r->flags & IRQSTORM_REC_PROBE) != 0;
+	IrqstormExplainEvent *ev;
+	guint n;
+
+	if (!irqstorm_stage_span(r, st, &from, &to)) {
+		*why = probe ? "a probe record has only the probe stage" :
+			       "the record lacks the stage's stamps";
+		return NULL;
+	}
+	ev = g_new0(IrqstormExplainEvent, 1);
+	ev->rec = *r;
+	ev->stage = st;
+	ev->latency_ns = to - from;
+	ev->windows = g_ptr_array_new_with_free_func(window_free);
+	n = irqstorm_stage_points(r, names, times);
+	if (probe) {
+		names[0] = "expected";
+		names[n - 1] = "wake-up";
+	}
+	/* The stage's span cut at every point of the record inside it. */
+	for (guint i = 0; i + 1 < n; i++) {
+		IrqstormExplainWindow *w;
+
+		if (times[i] < from || times[i + 1] > to || times[i + 1] < times[i])
+			continue;
+		w = g_new0(IrqstormExplainWindow, 1);
+		w->name = g_strdup_printf("%s->%s", names[i], names[i + 1]);
+		w->from_ns = times[i];
+		w->to_ns = times[i + 1];
+		g_ptr_array_add(ev->windows, w);
+	}
+	return ev;
+}
+
+void irqstorm_explain_event_span(const IrqstormExplainEvent *ev,
+				 guint64 *from_ns, guint64 *to_ns)
+{
+	const IrqstormExplainWindow *first = ev->windows->pdata[0];
+	const IrqstormExplainWindow *last = ev->windows->pdata[ev->windows->len - 1];
+
+	*from_ns = first->from_ns > IRQSTORM_EXPLAIN_LEAD_NS ?
+		   first->from_ns - IRQSTORM_EXPLAIN_LEAD_NS : 0;
+	*to_ns = last->to_ns;
+}
+
+/* The index of function f's task mark, or G_N_ELEMENTS(task_marks). */
+static guint task_mark(const char *f)
+{
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(task_marks); i++)
+		if (g_str_has_prefix(f, task_marks[i].prefix))
+			break;
+	return i;
+}
+
+/*
+ * The spans of the blocks, in time order: each block's executed part (cut
+ * where the next block starts: an exception or I/O ended it early), the
+ * time until the next block [halted]. Consecutive spans of one function
+ * are merged. Ends at the last block's end: the caller clips.
+ */
+static GArray *trace_spans(const GArray *blocks, const IrqstormSymbols *syms,
+			   guint shift)
+{
+	GArray *spans = g_array_new(FALSE, FALSE, sizeof(IrqstormSpan));
+
+	for (guint i = 0; i < blocks->len; i++) {
+		const IrqstormBlock *b = &g_array_index(blocks, IrqstormBlock, i);
+		guint64 end = b->t_ns + ((guint64)b->insns << shift);
+		guint64 next = i + 1 < blocks->len ?
+			       g_array_index(blocks, IrqstormBlock, i + 1).t_ns : end;
+		guint64 start;
+		IrqstormSpan s = { irqstorm_symbols_lookup(syms, b->vaddr, &start), NULL,
+				   FALSE, b->t_ns, MIN(end, next) };
+		IrqstormSpan *prev = spans->len ?
+			&g_array_index(spans, IrqstormSpan, spans->len - 1) : NULL;
+
+		if (prev && prev->function == s.function && prev->to_ns == s.from_ns)
+			prev->to_ns = s.to_ns;
+		else if (s.to_ns > s.from_ns) {
+			s.entered = start == b->vaddr;
+			g_array_append_val(spans, s);
+		}
+		if (next > end) {
+			IrqstormSpan h = { IRQSTORM_SYM_HALTED, NULL, TRUE, end, next };
+
+			g_array_append_val(spans, h);
+		}
+	}
+	return spans;
+}
+
+/*
+ * Each span's context: the task of its stretch between context switches
+ * (its best mark), and whether it ran inside a hard interrupt (from an
+ * interrupt entry to irqentry_exit).
+ */
+static void trace_contexts(GArray *spans)
+{
+	guint start = 0;
+	gboolean in_irq = FALSE;
+
+	for (guint i = 0; i <= spans->len; i++) {
+		IrqstormSpan *s = i < spans->len ? &g_array_index(spans, IrqstormSpan, i) : NULL;
+		guint best = G_N_ELEMENTS(task_marks);
+
+		if (s && !(s->entered && !strcmp(s->function, CONTEXT_SWITCH)))
+			continue;
+		/* A stretch ends: name it by its best mark. */
+		for (guint j = start; j < i; j++)
+			best = MIN(best, task_mark(g_array_index(spans, IrqstormSpan, j).function));
+		for (guint j = start; j < i; j++)
+			g_array_index(spans, IrqstormSpan, j).context = g_intern_static_string(
+				best < G_N_ELEMENTS(task_marks) ? task_marks[best].context :
+								  CONTEXT_UNKNOWN);
+		start = i;
+	}
+	for (guint i = 0; i < spans->len; i++) {
+		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+
+		if (s->entered && is_irq_entry(s->function))
+			in_irq = TRUE;
+		if (in_irq) {
+			g_autofree char *c = g_strconcat(CONTEXT_HARDIRQ, s->context, NULL);
+
+			s->context = g_intern_string(c);
+		}
+		if (s->entered && !strcmp(s->function, IRQ_EXIT))
+			in_irq = FALSE;
+	}
+}
+
+static gint function_time_compare(gconstpointer a, gconstpointer b)
+{
+	const IrqstormFunctionTime *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->function, y->function);
+}
+
+/*
+ * Each function's time in spans (with instructions: its time over 2^shift
+ * ns, none while halted), largest first; its context is the one where it
+ * spent the most.
+ */
+static GArray *function_times(const GArray *spans, guint shift)
+{
+	g_autoptr(GHashTable) by_fn = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) by_ctx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(IrqstormFunctionTime));
+
+	for (guint i = 0; i < spans->len; i++) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+		guint64 ns = s->to_ns - s->from_ns;
+		char *key = g_strconcat(s->function, "\t", s->context, NULL);
+		guint64 ctx_ns = GPOINTER_TO_SIZE(g_hash_table_lookup(by_ctx, key)) + ns;
+		gpointer idx;
+		IrqstormFunctionTime *f;
+
+		g_hash_table_replace(by_ctx, key, GSIZE_TO_POINTER(ctx_ns));
+		if (!g_hash_table_lookup_extended(by_fn, s->function, NULL, &idx)) {
+			IrqstormFunctionTime nf = { s->function, s->context, 0, 0 };
+
+			idx = GUINT_TO_POINTER(out->len);
+			g_array_append_val(out, nf);
+			g_hash_table_insert(by_fn, (gpointer)s->function, idx);
+		}
+		f = &g_array_index(out, IrqstormFunctionTime, GPOINTER_TO_UINT(idx));
+		f->ns += ns;
+		if (strcmp(s->function, IRQSTORM_SYM_HALTED))
+			f->insns += ns >> shift;
+		{
+			g_autofree char *cur = g_strconcat(f->function, "\t", f->context, NULL);
+
+			if (ctx_ns > GPOINTER_TO_SIZE(g_hash_table_lookup(by_ctx, cur)))
+				f->context = s->context;
+		}
+	}
+	g_array_sort(out, function_time_compare);
+	return out;
+}
+
+/* The spans inside [from, to), clipped to it. */
+static GArray *clip_spans(const GArray *spans, guint64 from, guint64 to)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(IrqstormSpan));
+
+	for (guint i = 0; i < spans->len; i++) {
+		IrqstormSpan s = g_array_index(spans, IrqstormSpan, i);
+
+		if (s.to_ns <= from || s.from_ns >= to)
+			continue;
+		s.from_ns = MAX(s.from_ns, from);
+		s.to_ns = MIN(s.to_ns, to);
+		g_array_append_val(out, s);
+	}
+	return out;
+}
+
+/*
+ * A window's spans: those of the trace inside it, and [halted] where the
+ * trace has nothing (the plugin records every block that overlaps the
+ * window, so a gap is a halted vCPU).
+ */
+static GArray *window_spans(const GArray *all, guint64 from, guint64 to)
+{
+	g_autoptr(GArray) in = clip_spans(all, from, to);
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(IrqstormSpan));
+	guint64 t = from;
+
+	for (guint i = 0; i <= in->len; i++) {
+		const IrqstormSpan *s = i < in->len ? &g_array_index(in, IrqstormSpan, i) : NULL;
+		guint64 next = s ? s->from_ns : to;
+
+		if (next > t) {
+			IrqstormSpan h = { IRQSTORM_SYM_HALTED, CONTEXT_IDLE, TRUE, t, next };
+
+			g_array_append_val(out, h);
+		}
+		if (s) {
+			g_array_append_val(out, *s);
+			t = s->to_ns;
+		}
+	}
+	return out;
+}
+
+void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
+			      const IrqstormSymbols *syms, guint shift)
+{
+	g_autoptr(GArray) all = trace_spans(blocks, syms, shift);
+	g_autoptr(GArray) stage = g_array_new(FALSE, FALSE, sizeof(IrqstormSpan));
+
+	trace_contexts(all);
+	for (guint i = 0; i < ev->windows->len; i++) {
+		IrqstormExplainWindow *w = ev->windows->pdata[i];
+
+		w->spans = window_spans(all, w->from_ns, w->to_ns);
+		w->functions = function_times(w->spans, shift);
+		for (guint j = 0; j < w->spans->len; j++) {
+			const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, j);
+
+			w->interrupts += s->entered && is_irq_entry(s->function);
+			w->switches += s->entered && !strcmp(s->function, CONTEXT_SWITCH);
+		}
+		g_array_append_vals(stage, w->spans->data, w->spans->len);
+	}
+	ev->functions = function_times(stage, shift);
+}
+
+static double share(guint64 part, guint64 whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+char *irqstorm_explain_line(const IrqstormExplainEvent *ev, guint top)
+{
+	GString *s = g_string_new(NULL);
+
+	g_string_append_printf(s, "#%" G_GUINT64_FORMAT " %s +%.1f us:", ev->rec.seq,
+			       irqstorm_stage_name(ev->stage), ev->latency_ns / 1e3);
+	for (guint i = 0; i < MIN(top, ev->functions->len); i++) {
+		const IrqstormFunctionTime *f =
+			&g_array_index(ev->functions, IrqstormFunctionTime, i);
+
+		g_string_append_printf(s, "%s %.0f%% %s", i ? "," : "",
+				       share(f->ns, ev->latency_ns), f->function);
+		if (!i)
+			g_string_append_printf(s, " (%s)", f->context);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* One window's functions as a table, and its sequence of entries. */
+static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 raise)
+{
+	guint64 len = w->to_ns - w->from_ns;
+
+	g_string_append_printf(s, "\n%s  +%.3f .. +%.3f us (%.3f us): %u hard-interrupt "
+			       "entr%s, %u context switch%s\n", w->name,
+			       (w->from_ns - raise) / 1e3, (w->to_ns - raise) / 1e3,
+			       len / 1e3, w->interrupts, w->interrupts == 1 ? "y" : "ies",
+			       w->switches, w->switches == 1 ? "" : "es");
+	g_string_append_printf(s, "  %6s %12s %10s  %-40s %s\n", "share", "virtual ns",
+			       "insns", "function", "context");
+	for (guint i = 0; i < w->functions->len; i++) {
+		const IrqstormFunctionTime *f =
+			&g_array_index(w->functions, IrqstormFunctionTime, i);
+
+		g_string_append_printf(s, "  %5.1f%% %12" G_GUINT64_FORMAT " %10"
+				       G_GUINT64_FORMAT "  %-40s %s\n", share(f->ns, len),
+				       f->ns, f->insns, f->function, f->context);
+	}
+	g_string_append(s, "  sequence (us from the raise; > entered, < returned to; "
+			"function; virtual ns in it; context):\n");
+	for (guint i = 0; i < w->spans->len; i++) {
+		const IrqstormSpan *sp = &g_array_index(w->spans, IrqstormSpan, i);
+
+		g_string_append_printf(s, "    +%10.3f  %s %-40s %8" G_GUINT64_FORMAT "  %s\n",
+				       (sp->from_ns - raise) / 1e3, sp->entered ? ">" : "<",
+				       sp->function, sp->to_ns - sp->from_ns, sp->context);
+	}
+}
+
+char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held)
+{
+	GString *s = g_string_new(NULL);
+	gboolean probe = (ev->rec.flags & IRQSTORM_REC_PROBE) != 0;
+
+	g_string_append_printf(s, "irqstorm explain: event #%" G_GUINT64_FORMAT " (%s), "
+			       "stage %s: %.3f us\n", ev->rec.seq,
+			       probe ? "the probe" : "an interrupt", irqstorm_stage_name(ev->stage),
+			       ev->latency_ns / 1e3);
+	if (!probe)
+		g_string_append_printf(s, "channel %u, raised at %" G_GUINT64_FORMAT
+				       " ns of virtual time\n", ev->rec.channel, ev->rec.t_raise);
+	else
+		g_string_append_printf(s, "expected at %" G_GUINT64_FORMAT
+				       " ns of virtual time\n", ev->rec.t_raise);
+	g_string_append_printf(s, "%s\n", held);
+	g_string_append(s, "\nWhat the vCPU did, seen from QEMU (the guest ran no "
+			"instruction for it):\n[halted]: the vCPU was halted; [user]: user "
+			"space; context: the task, as its code shows it.\n");
+	for (guint i = 0; i < ev->windows->len; i++)
+		text_window(s, ev->windows->pdata[i], ev->rec.t_raise);
+	return g_string_free(s, FALSE);
+}
+
+static void json_functions(JsonBuilder *b, const char *name, const GArray *fns)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < fns->len; i++) {
+		const IrqstormFunctionTime *f = &g_array_index(fns, IrqstormFunctionTime, i);
+
+		json_builder_begin_object(b);
+		irqstorm_json_add_string(b, "function", f->function);
+		irqstorm_json_add_string(b, "context", f->context);
+		irqstorm_json_add_int(b, "ns", f->ns);
+		irqstorm_json_add_int(b, "insns", f->insns);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_window(JsonBuilder *b, const IrqstormExplainWindow *w)
+{
+	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "window", w->name);
+	irqstorm_json_add_int(b, "from_ns", w->from_ns);
+	irqstorm_json_add_int(b, "to_ns", w->to_ns);
+	irqstorm_json_add_int(b, "interrupts", w->interrupts);
+	irqstorm_json_add_int(b, "context_switches", w->switches);
+	json_functions(b, "functions", w->functions);
+	json_builder_set_member_name(b, "sequence");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < w->spans->len; i++) {
+		const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, i);
+
+		json_builder_begin_object(b);
+		irqstorm_json_add_int(b, "from_ns", s->from_ns);
+		irqstorm_json_add_int(b, "to_ns", s->to_ns);
+		irqstorm_json_add_string(b, "function", s->function);
+		irqstorm_json_add_bool(b, "entered", s->entered);
+		irqstorm_json_add_string(b, "context", s->context);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev)
+{
+	json_builder_begin_object(b);
+	irqstorm_json_add_int(b, "seq", ev->rec.seq);
+	irqstorm_json_add_int(b, "channel", ev->rec.channel);
+	irqstorm_json_add_string(b, "stage", irqstorm_stage_name(ev->stage));
+	irqstorm_json_add_int(b, "latency_ns", ev->latency_ns);
+	irqstorm_json_add_int(b, "t_raise", ev->rec.t_raise);
+	json_functions(b, "functions", ev->functions);
+	json_builder_set_member_name(b, "windows");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ev->windows->len; i++)
+		json_window(b, ev->windows->pdata[i]);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+/* The figure's row of function f: its rank among the top, else the last. */
+static guint plot_row(const IrqstormExplainEvent *ev, const char *f, guint rows)
+{
+	for (guint i = 0; i + 1 < rows && i < ev->functions->len; i++)
+		if (g_array_index(ev->functions, IrqstormFunctionTime, i).function == f)
+			return i;
+	return rows - 1;
+}
+
+guint irqstorm_explain_write_plot_data(const IrqstormExplainEvent *ev,
+				       const char *spans_path,
+				       const char *marks_path, guint rows,
+				       GError **error)
+{
+	g_autoptr(GString) spans = g_string_new("# from_us to_us row colour label\n");
+	g_autoptr(GString) marks = g_string_new("# t_us point\n");
+	guint64 raise = ev->rec.t_raise;
+
+	rows = MAX(1, MIN(rows, ev->functions->len));
+	for (guint i = 0; i < ev->windows->len; i++) {
+		const IrqstormExplainWindow *w = ev->windows->pdata[i];
+		g_auto(GStrv) ends = g_strsplit(w->name, "->", 2);
+
+		if (!i)
+			g_string_append_printf(marks, "%.3f %s\n", (w->from_ns - raise) / 1e3, ends[0]);
+		g_string_append_printf(marks, "%.3f %s\n", (w->to_ns - raise) / 1e3, ends[1]);
+		for (guint j = 0; j < w->spans->len; j++) {
+			const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, j);
+			guint row = plot_row(ev, s->function, rows);
+			gboolean other = row == rows - 1 && rows < ev->functions->len;
+
+			if (s->from_ns == s->to_ns)
+				continue;
+			g_string_append_printf(spans, "%.3f %.3f %u %u \"%s\"\n",
+					       (s->from_ns - raise) / 1e3, (s->to_ns - raise) / 1e3,
+					       row, row + 1, other ? "(other)" : s->function);
+		}
+	}
+	if (!g_file_set_contents(spans_path, spans->str, spans->len, error) ||
+	    !g_file_set_contents(marks_path, marks->str, marks->len, error))
+		return 0;
+	return rows;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An event's latency explained: the guest code that ran in each window of
+ * it (raise -> hardirq -> thread -> done, or the probe's expected wake-up
+ * -> wake-up), from the blocks that QEMU's explain plugin
+ * (qemu-device/plugin/explain.c) saw executing in a rerun of the run, on
+ * the device's clock. Nothing here runs anything.
+ */
+#ifndef IRQSTORM_RIG_EXPLAIN_H
+#define IRQSTORM_RIG_EXPLAIN_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "irqstorm/abi.h"
+#include "stages.h"
+#include "symbols.h"
+
+G_BEGIN_DECLS
+
+/* How far before its first window the plugin records an event: enough to
+ * see which task was running when the window opened. */
+#define IRQSTORM_EXPLAIN_LEAD_NS 200000ull
+
+/* A translation block as the plugin saw it execute. */
+typedef struct {
+	guint64 t_ns;		/* virtual time of its first instruction */
+	guint64 vaddr;
+	guint insns;
+} IrqstormBlock;
+
+/*
+ * The plugin's trace (lines "T_NS VADDR INSNS"), checked complete: the
+ * plugin writes its last line as QEMU exits.
+ */
+GArray *irqstorm_explain_read_trace(const char *path, GError **error);
+
+/* A stretch of one function's code (or [halted]) without a break. */
+typedef struct {
+	const char *function;	/* owned by the symbols */
+	const char *context;	/* an interned string, see explain.c */
+	gboolean entered;	/* it begins at the function's entry (a call,
+				 * a jump or an interrupt), not a return */
+	guint64 from_ns, to_ns;
+} IrqstormSpan;
+
+/* A function's share of a window. */
+typedef struct {
+	const char *function;
+	const char *context;	/* where most of its time went */
+	guint64 ns, insns;
+} IrqstormFunctionTime;
+
+/* One window of an event: between two of its points. */
+typedef struct {
+	char *name;		/* "raise->hardirq", ... */
+	guint64 from_ns, to_ns;
+	GArray *spans;		/* of IrqstormSpan, in time order */
+	GArray *functions;	/* of IrqstormFunctionTime, largest first */
+	guint interrupts;	/* hard-interrupt entries in it */
+	guint switches;		/* context switches in it */
+} IrqstormExplainWindow;
+
+typedef struct {
+	struct irqstorm_record rec;
+	IrqstormStage stage;
+	guint64 latency_ns;
+	GPtrArray *windows;	/* of IrqstormExplainWindow */
+	GArray *functions;	/* the whole stage, of IrqstormFunctionTime */
+} IrqstormExplainEvent;
+
+void irqstorm_explain_event_free(IrqstormExplainEvent *ev);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormExplainEvent, irqstorm_explain_event_free)
+
+/*
+ * The event of record r at stage st, its windows laid out (not yet
+ * analysed); NULL when r lacks the stage (set *why, static).
+ */
+IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r,
+						 IrqstormStage st,
+						 const char **why);
+
+/* The span of virtual time the plugin must record for ev (with the lead). */
+void irqstorm_explain_event_span(const IrqstormExplainEvent *ev,
+				 guint64 *from_ns, guint64 *to_ns);
+
+/*
+ * Fill ev's windows from blocks (a trace covering them, in time order):
+ * spans, functions, contexts. One instruction is 2^shift ns.
+ */
+void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
+			      const IrqstormSymbols *syms, guint shift);
+
+/* "#SEQ STAGE +LAT us: 94% f (context), 4% g, 1% h": one line, no '\n'. */
+char *irqstorm_explain_line(const IrqstormExplainEvent *ev, guint top);
+
+/* The readable report of one event: its windows, functions, entries. */
+char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held);
+
+/* ev as a JSON object member of an array being built. */
+void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev);
+
+/*
+ * The figure's data: spans.dat ("FROM_US TO_US ROW COLOUR LABEL", times
+ * from the raise, the top functions a row each, the rest one row) and
+ * marks.dat ("T_US NAME", the stamps). Returns the number of rows.
+ */
+guint irqstorm_explain_write_plot_data(const IrqstormExplainEvent *ev,
+				       const char *spans_path,
+				       const char *marks_path, guint rows,
+				       GError **error);
+
+G_END_DECLS
+
+#endif /* IRQSTORM_RIG_EXPLAIN_H */

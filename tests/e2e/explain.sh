@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# irqstorm explain: a run replayed under QEMU's explain plugin.
+#   - zero perturbation: the rerun's records equal the run's, and explain
+#     says so; a run whose records.csv was altered afterwards is not
+#     explained ("did NOT hold", exit 1), nothing written as explained;
+#   - a hard-interrupt PIO handler's worst events: each window's functions
+#     add up to the window, the windows to the latency of records.csv;
+#     the driver's own functions are named (the module placed) and the
+#     PIO read's instructions are a whole multiple of the words read (every
+#     call seen, none twice);
+#   - the probe's stage; a threaded handler's work seen in its IRQ thread;
+#   - --event writes that event's files and no others'; bad input (a seq
+#     not in records.csv, an unknown stage, --top 0, not a result
+#     directory) and runs that cannot be replayed (incomplete, not
+#     deterministic, made by other builds) are refused, naming why.
+#
+#   explain.sh IRQSTORM SCENARIO [run options]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+
+W=256
+run() {
+	local name=$1
+	shift
+	"$irqstorm" run "$scenario" --out "$out/$name" --quiet "${extra[@]}" \
+		--set channel0.work=pio --set "channel0.pio_words=$W" "$@" ||
+		fail "run $name: $(cat "$out/$name/INCOMPLETE" 2>/dev/null)"
+}
+# refused DIR WORDS [explain options]: explain fails with WORDS in its message.
+refused() {
+	local dir=$1 words=$2 status=0
+	shift 2
+	"$irqstorm" explain "$dir" "$@" >"$out/msg" 2>&1 || status=$?
+	[ "$status" -ne 0 ] || fail "explain $* of $dir did not fail"
+	grep -q -- "$words" "$out/msg" || fail "explain $*: no '$words' in: $(cat "$out/msg")"
+}
+
+run hard --set channel0.threading=hardirq --set guest.probe=true
+"$irqstorm" explain "$out/hard" --top 2 >"$out/hard.txt" || fail "explain failed"
+cat "$out/hard.txt"
+head -n 1 "$out/hard.txt" | grep -q '^Zero perturbation held' || fail "no zero-perturbation line"
+[ "$(grep -c '^#[0-9]* done +[0-9.]* us: ' "$out/hard.txt")" -eq 2 ] || fail "not two event lines"
+j=$out/hard/explain/explain.json
+jq -e '.zero_perturbation == true and (.events | length) == 2 and .module_base != "0x0"' "$j" \
+	>/dev/null || fail "explain.json: $(jq -c 'del(.events)' "$j")"
+# Each window's functions add up to it; the windows run from raise to done.
+jq -e '.events[] | (.windows | map(.functions | map(.ns) | add) | add) == .latency_ns
+	and .windows[0].from_ns == .t_raise and .windows[-1].to_ns == .t_raise + .latency_ns
+	and ([.windows[] | .to_ns - .from_ns] | add) == .latency_ns' "$j" >/dev/null ||
+	fail "windows do not add up to the latency"
+for seq in $(jq -r '.events[].seq' "$j"); do
+	want=$(awk -F, -v s="$seq" 'NR > 1 && $1 == s { print $7 - $4 }' "$out/hard/records.csv")
+	got=$(jq -r --argjson s "$seq" '.events[] | select(.seq == $s) | .latency_ns' "$j")
+	[ "$want" = "$got" ] || fail "event $seq: latency $got, records.csv says $want"
+	[ -s "$out/hard/explain/event-$seq.txt" ] && [ -s "$out/hard/explain/event-$seq.png" ] ||
+		fail "no event-$seq.txt or .png"
+done
+jq -e --argjson w "$W" '.events[] | .windows[] | select(.window == "hardirq->done")
+	| (.functions | map(select(.function == "ioread16"))[0].insns) as $n
+	| $n > 0 and $n % $w == 0 and any(.functions[]; .function == "irqstorm_process")' "$j" \
+	>/dev/null || fail "hardirq->done: no irqstorm_process, or ioread16 not a multiple of $W: $(
+		jq -c '[.events[].windows[] | select(.window == "hardirq->done") | .functions[:3]]' "$j")"
+
+"$irqstorm" explain "$out/hard" --stage probe --top 1 >"$out/probe.txt" || fail "probe stage"
+grep -q '^#[0-9]* probe +' "$out/probe.txt" || fail "probe: $(cat "$out/probe.txt")"
+jq -e '.events[0].windows[0].window == "expected->wake-up"' "$j" >/dev/null || fail "probe window"
+
+seq=$(awk -F, 'NR > 10 && $2 == 0 { print $1; exit }' "$out/hard/records.csv")
+"$irqstorm" explain "$out/hard" --event "$seq" --stage hardirq >/dev/null || fail "--event $seq"
+[ "$(ls "$out/hard/explain" | grep -c '^event-.*\.txt$')" -eq 1 ] &&
+	[ -s "$out/hard/explain/event-$seq.txt" ] || fail "--event $seq: $(ls "$out/hard/explain")"
+
+run thread --set channel0.threading=threaded
+"$irqstorm" explain "$out/thread" --top 1 >/dev/null || fail "explain of the threaded run"
+jq -e '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
+	| (.function == "irqstorm_process" or .function == "ioread16") and .context == "IRQ thread"' \
+	"$out/thread/explain/explain.json" >/dev/null ||
+	fail "thread->done: $(jq -c '.events[0].windows[-1].functions[:2]' "$out/thread/explain/explain.json")"
+
+# Refusals: bad input, and runs that cannot be replayed.
+refused "$out/hard" "no such seq" --event 99999999
+refused "$out/hard" "no such stage" --stage nosuch
+refused "$out/hard" "at least 1" --top 0
+refused "$out/nothing" "no summary.json"
+copy() {
+	rm -rf "$out/$1"
+	mkdir "$out/$1"
+	cp "$out/hard"/{summary.json,scenario.ini,records.csv} "$out/$1/"
+}
+copy altered
+awk -F, -v OFS=, 'NR > 10 && $2 == 0 && !done { $7 = sprintf("%d", $7 + 8); done = 1 } { print }' "$out/hard/records.csv" >"$out/altered/records.csv"
+refused "$out/altered" "zero perturbation did NOT hold"
+[ ! -e "$out/altered/explain/explain.json" ] || fail "an altered run got an explain.json"
+copy nondet
+jq '.sysinfo.deterministic = false' "$out/hard/summary.json" >"$out/nondet/summary.json"
+refused "$out/nondet" "not a deterministic run"
+copy other
+jq '.qemu["irqstorm-device"] = "0000000000000000"' "$out/hard/summary.json" >"$out/other/summary.json"
+refused "$out/other" "other builds"
+copy incomplete
+echo "stopped" >"$out/incomplete/INCOMPLETE"
+refused "$out/incomplete" "incomplete run"
+echo "explain: ok"
