@@ -35,7 +35,9 @@
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
+#include "sysemu/cpus.h"
 #include "sysemu/hostmem.h"
+#include "sysemu/runstate.h"
 #include "qom/object.h"
 #include "trace/trace-hw_misc.h"
 
@@ -159,6 +161,8 @@ struct IrqstormState {
     uint64_t storm_ns;                  /* property: a storm's bound, 0: none */
     bool running;                       /* CTRL.RUN */
     QEMUTimer end_timer;                /* ends a storm at storm_ns */
+    uint64_t pause_ns;                  /* property: pause the VM then, 0: never */
+    QEMUTimer pause_timer;              /* pauses it at pause_ns */
     uint64_t next_seq;
 
     /*
@@ -1291,12 +1295,34 @@ static bool irqstorm_log_realize(IrqstormState *s, Error **errp)
     return true;
 }
 
+/*
+ * pause-ns: the VM stops when the virtual clock reaches it. Under -icount
+ * the round-robin vCPU thread runs the virtual timers itself when its
+ * budget ends at their deadline, between the two guest instructions where
+ * the clock passes pause_ns: stopping that vCPU at once (cpu_stop_current(),
+ * as vm_stop() does from a vCPU thread) leaves the guest exactly there for
+ * a debugger on QEMU's gdbstub. The stop itself is a request, so that a
+ * caller running timers outside a vCPU (qtest's clock_step) is not left
+ * waiting for a clock that no longer moves.
+ */
+static void irqstorm_pause_cb(void *opaque)
+{
+    trace_irqstorm_pause(qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    qemu_system_vmstop_request_prepare();
+    qemu_system_vmstop_request(RUN_STATE_PAUSED);
+    cpu_stop_current();
+}
+
 static void irqstorm_realize(PCIDevice *pdev, Error **errp)
 {
     IrqstormState *s = IRQSTORM(pdev);
 
     if (!irqstorm_log_realize(s, errp)) {
         return;
+    }
+    timer_init_ns(&s->pause_timer, QEMU_CLOCK_VIRTUAL, irqstorm_pause_cb, s);
+    if (s->pause_ns) {
+        timer_mod_ns(&s->pause_timer, s->pause_ns);
     }
     pci_config_set_interrupt_pin(pdev->config, 1);
     memory_region_init_io(&s->mmio, OBJECT(s), &irqstorm_mmio_ops, s,
@@ -1326,6 +1352,7 @@ static void irqstorm_exit(PCIDevice *pdev)
         timer_del(&s->ch[i].timer);
     }
     timer_del(&s->end_timer);
+    timer_del(&s->pause_timer);
     msix_unuse_all_vectors(pdev);
     msix_uninit_exclusive_bar(pdev);
     msi_uninit(pdev);
@@ -1465,6 +1492,7 @@ static Property irqstorm_properties[] = {
     DEFINE_PROP_BOOL(IRQSTORM_PROP_STAMPS, IrqstormState, stamps, true),
     /* A storm's bound: past it the device clears RUN itself (0: none). */
     DEFINE_PROP_UINT64(IRQSTORM_PROP_STORM_NS, IrqstormState, storm_ns, 0),
+    DEFINE_PROP_UINT64(IRQSTORM_PROP_PAUSE_NS, IrqstormState, pause_ns, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

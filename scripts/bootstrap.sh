@@ -28,6 +28,8 @@ TEST_PKGS=(
 	clang libclang-rt-14-dev
 	# e2e-slurm: a one-node cluster the test starts on localhost
 	slurm-wlm munge
+	# e2e-explain: gdb attached where explain --gdb stopped the guest
+	gdb
 )
 case ${1:-} in
 --tests) PKGS+=("${TEST_PKGS[@]}") ;;

@@ -11,8 +11,8 @@
 #   fragments. The driver is built against it (kbuild M=), incrementally.
 # OUTDIR gets symlinks bzImage-FLAVOUR, irqstorm-FLAVOUR.ko, gen_init_cpio-FLAVOUR
 # (the tree's own initramfs tool), linux-source-FLAVOUR (the patched tree, for
-# its scripts/checkpatch.pl), System.map-FLAVOUR (for irqstorm explain) and a
-# text file kernel-FLAVOUR-identity.
+# its scripts/checkpatch.pl), System.map-FLAVOUR and vmlinux-FLAVOUR (for
+# irqstorm explain) and a text file kernel-FLAVOUR-identity.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -120,8 +120,10 @@ sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$FLAVOUR"
 link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$FLAVOUR.ko"
 link_artifact "$obj/identity" "$OUT/kernel-$FLAVOUR-identity"
-# irqstorm explain names the code it sees by the kernel's symbols.
+# irqstorm explain names the code it sees by the kernel's symbols; its
+# --gdb hands gdb the kernel itself.
 link_artifact "$obj/System.map" "$OUT/System.map-$FLAVOUR"
+link_artifact "$obj/vmlinux" "$OUT/vmlinux-$FLAVOUR"
 link_artifact "$obj/usr/gen_init_cpio" "$OUT/gen_init_cpio-$FLAVOUR"
 link_artifact "$src" "$OUT/linux-source-$FLAVOUR"
 log "ok: $OUT/bzImage-$FLAVOUR ($release), driver $drvhash"

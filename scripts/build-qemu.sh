@@ -126,11 +126,12 @@ done
 plugin=$IRQSTORM_TOP/qemu-device/plugin/explain.c
 so=$OUT/irqstorm-explain.so
 if [ ! -f "$so" ] || [ -L "$so" ] || [ "$plugin" -nt "$so" ] ||
+	[ "$IRQSTORM_TOP/include/irqstorm/explain.h" -nt "$so" ] ||
 	[ "$dir/src/include/qemu/qemu-plugin.h" -nt "$so" ]; then
 	rm -f "$so"
 	# shellcheck disable=SC2046 # pkg-config prints one word per flag
 	cc -shared -fPIC -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
-		-I"$dir/src/include/qemu" $(pkg-config --cflags glib-2.0) \
+		-I"$dir/src/include/qemu" -I"$IRQSTORM_TOP/include" $(pkg-config --cflags glib-2.0) \
 		-o "$so.tmp" "$plugin" && mv -f "$so.tmp" "$so" ||
 		die "explain plugin failed to build ($plugin)"
 fi

@@ -269,6 +269,56 @@ sweeps_figure() {
 sweeps_figure rt threaded thread
 sweeps_figure dyn threaded thread
 
+# ---- why: worst events explained ---------------------------------------------
+# Each case's worst event replayed by `irqstorm explain`, which fails unless
+# the replay equals the run: the stage the case is about (the probe's where
+# its cells have one, else done), in its profile with that stage's largest
+# maximum. And two of the sweeps' events (rt, threaded, the interrupt aimed
+# 40 us into the section): bh_off against preempt_off.
+EXPLAINED=()	# "CASE PROFILE STAGE" of each case explained
+
+explain_case() {	# CASE
+	local c=$1 p s stage=done best='' max=-1 v
+	for p in $(profiles "$c" | tr , ' '); do
+		s=$(cell "$c" "$p")/summary.json
+		[ -f "$s" ] && jq -e '.stages.probe.cycles > 0' "$s" >/dev/null && stage=probe
+	done
+	for p in $(profiles "$c" | tr , ' '); do
+		s=$(cell "$c" "$p")/summary.json
+		[ -f "$s" ] && jq -e '.complete' "$s" >/dev/null || continue
+		v=$(jq -r --arg st "$stage" '.stages[$st].max // -1' "$s")
+		if awk -v a="$v" -v b="$max" 'BEGIN { exit !(a > b) }'; then best=$p max=$v; fi
+	done
+	if awk -v m="$max" 'BEGIN { exit !(m < 0) }'; then
+		EXPLAINED+=("$c - $stage")	# no cell has an event with the stage
+		return
+	fi
+	explain "$(cell "$c" "$best")" "$c-$best" --stage "$stage" --top 1
+	EXPLAINED+=("$c $best $stage")
+}
+
+explain() {	# DIR NAME [explain options]: its output in OUT/explain/NAME.log
+	local d=$1 log=$OUT/explain/$2.log
+	shift 2
+	mkdir -p "$OUT/explain"
+	"$IRQSTORM" explain "$d" "$@" >"$log" 2>&1 ||
+		die "$2: irqstorm explain failed (see $log): $(tail -n 1 "$log")"
+}
+
+EXPLAIN_OFFSET=40000
+explain_sweep() {	# KIND: rt, threaded, the event aimed at EXPLAIN_OFFSET
+	local d seq
+	d=$(sweep_dir rt threaded "$1")
+	seq=$(awk -F, -v o=$EXPLAIN_OFFSET 'NR > 1 && $1 == o { print $2; exit }' "$d/sweep.csv")
+	[ -n "$seq" ] || die "sweep rt threaded $1: no event at offset $EXPLAIN_OFFSET"
+	explain "$d" "sweep-rt-threaded-$1" --stage thread --event "$seq"
+}
+
+log "explain: each case's worst event; the bh_off and preempt_off sweeps at $EXPLAIN_OFFSET ns"
+for c in "${CASES[@]}"; do explain_case "$c"; done
+explain_sweep bh_off
+explain_sweep preempt_off
+
 # ---- tables ----------------------------------------------------------------
 
 us() { jq -r "$1 // empty | . / 1000 | . * 10 | round / 10" "$2"; }
@@ -391,6 +441,39 @@ table_sweep_pio() {
 		for th in hardirq threaded; do
 			echo "| $(kernel_label "$k") | $th | $(sweep_cells "$(sweep_dir "$k" "$th" pio)" thread)"
 		done
+	done
+}
+
+# explained DIR: the event of DIR/explain/explain.json, as the table's
+# cells: stage, event, latency (us), context switches, hard-interrupt
+# entries, where the time went (its line's shares).
+explained() {
+	jq -r '.events[0] | "\(.stage) | #\(.seq) | \(.latency_ns / 100 | round / 10) |" +
+		" \([.windows[].context_switches] | add) | \([.windows[].interrupts] | add) |" +
+		" `\(.summary | sub("^[^:]*: "; ""))` |"' \
+		"$1/explain/explain.json"
+}
+
+table_explain() {
+	local e c p st
+	echo "| case | profile | stage | event | latency (us) | context switches | interrupt entries | where the time went (share of the latency, the top function's context) |"
+	echo "|---|---|---|---:|---:|---:|---:|---|"
+	for e in "${EXPLAINED[@]}"; do
+		read -r c p st <<<"$e"
+		if [ "$p" = - ]; then
+			echo "| $c | every profile | $st | none | | | | no event of any profile has a stage: the handler claims none |"
+			continue
+		fi
+		echo "| $c | \`$p\` | $(explained "$(cell "$c" "$p")")"
+	done
+}
+
+table_explain_sweep() {
+	local kind
+	echo "| section | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
+	echo "|---|---|---:|---:|---:|---:|---|"
+	for kind in preempt_off bh_off; do
+		echo "| \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"
 	done
 }
 

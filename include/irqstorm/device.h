@@ -114,10 +114,14 @@ enum irqstorm_channel_prop {
  * Device-wide properties, on -device only (not settable at run time).
  * stamps (bool, default on): off takes no stamps and logs nothing, for
  * what the instrumentation costs; storm-ns (uint64, default 0: none): a
- * storm's bound, ns of virtual time after the guest set RUN.
+ * storm's bound, ns of virtual time after the guest set RUN; pause-ns
+ * (uint64, default 0: never): pause the VM when QEMU_CLOCK_VIRTUAL reaches
+ * it, between two guest instructions, for a debugger (irqstorm explain
+ * --gdb).
  */
 #define IRQSTORM_PROP_STAMPS		"stamps"
 #define IRQSTORM_PROP_STORM_NS		"storm-ns"
+#define IRQSTORM_PROP_PAUSE_NS		"pause-ns"
 
 /* ---- Counters ---------------------------------------------------------- */
 

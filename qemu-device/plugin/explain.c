@@ -6,13 +6,10 @@
  *
  * Loaded by `irqstorm explain` into a rerun of a deterministic (-icount)
  * run.  It writes one line per translation block that executed inside a
- * window: "START_NS VADDR INSNS", START_NS the virtual time at the block's
- * first instruction.  It changes nothing the guest can see; explain checks
- * that on every use.  Everything else (symbols, halted time, functions) is
- * derived by the rig.
- *
- * Arguments: windows=FILE (lines "START END", ns, sorted by START),
- * out=FILE, shift=N (the icount shift: one instruction is 2^N ns).
+ * window; its arguments and the files it reads and writes are the protocol
+ * of include/irqstorm/explain.h.  It changes nothing the guest can see;
+ * explain checks that on every use.  Everything else (symbols, halted
+ * time, functions) is derived by the rig.
  *
  * Needs qemu_plugin_icount_clock_ns() (qemu-device/patches/0002).
  */
@@ -23,7 +20,16 @@
 #include <glib.h>
 #include <qemu-plugin.h>
 
+#include "irqstorm/explain.h"
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define ARG_ENUM(id, name, help)	ARG_##id,
+enum { IRQSTORM_EXPLAIN_ARGS(ARG_ENUM) ARG_COUNT };
+#undef ARG_ENUM
+#define ARG_NAME(id, name, help)	name,
+static const char *const arg_names[ARG_COUNT] = { IRQSTORM_EXPLAIN_ARGS(ARG_NAME) };
+#undef ARG_NAME
 
 struct window {
 	int64_t start, end;
@@ -80,7 +86,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
-	fprintf(ex.out, "# end %" PRIu64 " blocks\n", ex.lines);
+	fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_END "%" PRIu64 " blocks\n", ex.lines);
 	fclose(ex.out);
 }
 
@@ -101,23 +107,31 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *windows = NULL, *out = NULL;
-	int i;
+	const char *arg[ARG_COUNT] = { NULL };
+	const char *windows, *out;
+	int i, a;
 
-	ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
-	ex.shift = -1;
 	for (i = 0; i < argc; i++) {
-		if (g_str_has_prefix(argv[i], "windows="))
-			windows = argv[i] + 8;
-		else if (g_str_has_prefix(argv[i], "out="))
-			out = argv[i] + 4;
-		else if (g_str_has_prefix(argv[i], "shift="))
-			ex.shift = atoi(argv[i] + 6);
+		for (a = 0; a < ARG_COUNT; a++)
+			if (!strncmp(argv[i], arg_names[a], strlen(arg_names[a])) &&
+			    argv[i][strlen(arg_names[a])] == '=')
+				break;
+		if (a == ARG_COUNT) {
+			fprintf(stderr, "irqstorm explain plugin: unknown argument %s\n",
+				argv[i]);
+			return -1;
+		}
+		arg[a] = argv[i] + strlen(arg_names[a]) + 1;
 	}
+	windows = arg[ARG_WINDOWS];
+	out = arg[ARG_OUT];
+	ex.shift = arg[ARG_SHIFT] ? atoi(arg[ARG_SHIFT]) : -1;
 	if (!windows || !out || ex.shift < 0 || ex.shift > 10) {
-		fprintf(stderr, "irqstorm explain plugin: needs windows=, out=, shift=\n");
+		fprintf(stderr, "irqstorm explain plugin: needs windows=, out= and "
+			"shift= (0..10)\n");
 		return -1;
 	}
+	ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
 	if (read_windows(windows) < 0) {
 		fprintf(stderr, "irqstorm explain plugin: cannot read %s\n", windows);
 		return -1;
@@ -128,7 +142,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
-	fprintf(ex.out, "# irqstorm explain: start_ns vaddr insns\n");
+	fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_HEADER "\n");
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;

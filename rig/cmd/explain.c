@@ -13,8 +13,10 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "explain-gdb.h"
 #include "explain-source.h"
 #include "plot.h"
+#include "irqstorm/explain.h"
 #include "core/explain.h"
 #include "core/guest-build.h"
 #include "core/json-build.h"
@@ -44,26 +46,43 @@ static const char explain_description[] =
 	"(the functions on the time axis), explain.json, trace.txt (the blocks the\n"
 	"plugin saw) and rerun/ (the rerun's own results).\n"
 	"\n"
-	"Exit status: 0 explained, 1 error (including a rerun that differed).\n"
+	"With --gdb (and one --event), the rerun instead stops the guest at one\n"
+	"point of that event (--at raise, hardirq, thread or done; the probe's\n"
+	"expected or wake-up), between two instructions, with QEMU's gdbstub\n"
+	"open, and prints the gdb command to attach: stepping from there is as\n"
+	"deterministic as the run.\n"
+	"\n"
+	"Exit status: 0 explained (or, with --gdb, the run ended), 1 error\n"
+	"(including a rerun that differed).\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm explain results/ide-pio\n"
 	"  irqstorm explain results/ide-pio --stage thread --event 4711\n"
-	"  irqstorm explain results/probe --stage probe --top 1\n";
+	"  irqstorm explain results/probe --stage probe --top 1\n"
+	"  irqstorm explain results/ide-pio --event 4711 --gdb --at hardirq\n";
 
-#define TOP_FUNCTIONS 3		/* named on an event's terminal line */
 #define PLOT_ROWS 10		/* functions in a figure, the last "(other)" */
 
-/* The plugin's arguments for QEMU: -plugin FILE,windows=...,out=...,shift=N */
+/* The plugin's arguments for QEMU (include/irqstorm/explain.h). */
 static GStrv plugin_args(const char *windows, const char *trace, int shift)
 {
 	g_autofree char *so = g_build_filename(IRQSTORM_QEMU_DIR,
-					       "irqstorm-explain.so", NULL);
+					       IRQSTORM_EXPLAIN_PLUGIN, NULL);
+	g_autofree char *shift_s = g_strdup_printf("%d", shift);
+	const char *values[] = { windows, trace, shift_s };
+	const char *names[] = {
+#define ARG_NAME(id, name, help) name,
+		IRQSTORM_EXPLAIN_ARGS(ARG_NAME)
+#undef ARG_NAME
+	};
+	GString *opt = g_string_new(so);
 	GStrv a = g_new0(char *, 3);
 
+	G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(values));
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+		g_string_append_printf(opt, ",%s=%s", names[i], values[i]);
 	a[0] = g_strdup("-plugin");
-	a[1] = g_strdup_printf("%s,windows=%s,out=%s,shift=%d", so, windows, trace,
-			       shift);
+	a[1] = g_string_free(opt, FALSE);
 	return a;
 }
 
@@ -238,7 +257,7 @@ static gboolean ensure_parts(const IrqstormScenario *sc, GError **error)
 		return FALSE;
 	map_name = g_strdup_printf("System.map-%s", sc->flavour);
 	map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
-	so = g_build_filename(IRQSTORM_QEMU_DIR, "irqstorm-explain.so", NULL);
+	so = g_build_filename(IRQSTORM_QEMU_DIR, IRQSTORM_EXPLAIN_PLUGIN, NULL);
 	if (g_file_test(map, G_FILE_TEST_EXISTS) && g_file_test(so, G_FILE_TEST_EXISTS))
 		return TRUE;
 	flavours[0] = sc->flavour;
@@ -278,7 +297,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 		irqstorm_explain_analyse(ev, trace, syms, src->scenario->icount_shift);
 		if (!write_event(ev, dir, held, b, error))
 			return FALSE;
-		line = irqstorm_explain_line(ev, TOP_FUNCTIONS);
+		line = irqstorm_explain_line(ev);
 		printf("%s\n", line);
 	}
 	json_builder_end_array(b);
@@ -343,11 +362,32 @@ static int explain(const ExplainSource *src, GPtrArray *evs)
 	return IRQSTORM_EXIT_PASSED;
 }
 
+/* --gdb: the event's record, then the replay stopped at its point. */
+static int gdb_event(const ExplainSource *src, const char *seq_arg, const char *at)
+{
+	const struct irqstorm_record *r = NULL;
+	guint64 seq;
+
+	if (g_ascii_string_to_unsigned(seq_arg, 10, 1, G_MAXUINT64, &seq, NULL))
+		r = irqstorm_records_find(src->records, seq);
+	if (!r)
+		return irqstorm_cmd_fail("--event %s: no such seq in records.csv", seq_arg);
+	if (r->flags & IRQSTORM_REC_PROBE) {
+		/* The probe's points, by the names its windows use. */
+		if (!strcmp(at, "expected"))
+			at = "raise";
+		else if (!strcmp(at, "wake-up"))
+			at = "done";
+	}
+	return explain_gdb(src, r, at);
+}
+
 /* irqstorm explain RESULT_DIR [options] */
 int irqstorm_cmd_explain(int argc, char **argv)
 {
 	g_auto(GStrv) seqs = NULL;
-	g_autofree char *stage = NULL;
+	g_autofree char *stage = NULL, *at = NULL;
+	gboolean gdb = FALSE;
 	gint top = 5;
 	const GOptionEntry entries[] = {
 		{ "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &seqs,
@@ -357,6 +397,11 @@ int irqstorm_cmd_explain(int argc, char **argv)
 		{ "stage", 0, 0, G_OPTION_ARG_STRING, &stage,
 		  "The stage to explain (default: the first exceeded threshold's, "
 		  "else done)", "STAGE" },
+		{ "gdb", 0, 0, G_OPTION_ARG_NONE, &gdb,
+		  "Stop the rerun at a point of the --event, for gdb (see below)", NULL },
+		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
+		  "With --gdb: raise (default), hardirq, thread, done; the probe's "
+		  "expected, wake-up", "POINT" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options("RESULT_DIR - why an event "
@@ -373,6 +418,10 @@ int irqstorm_cmd_explain(int argc, char **argv)
 		return irqstorm_usage_error(ctx, "explain needs exactly one RESULT_DIR");
 	if (top < 1)
 		return irqstorm_usage_error(ctx, "--top must be at least 1, not %d", top);
+	if (gdb && (!seqs || !seqs[0] || seqs[1]))
+		return irqstorm_usage_error(ctx, "--gdb needs exactly one --event");
+	if (at && !gdb)
+		return irqstorm_usage_error(ctx, "--at is for --gdb");
 	src = explain_source_load(argv[1], &err);
 	if (!src || !ensure_parts(src->scenario, &err) ||
 	    !explain_source_check_builds(src, IRQSTORM_QEMU_DIR, IRQSTORM_KERNEL_DIR, &err))
@@ -384,6 +433,8 @@ int irqstorm_cmd_explain(int argc, char **argv)
 
 		return irqstorm_usage_error(ctx, "--stage %s: no such stage (%s)", stage, names);
 	}
+	if (gdb)
+		return gdb_event(src, seqs[0], at ? at : "raise");
 	evs = pick_events(src->records, st, seqs, top, &err);
 	if (!evs)
 		return irqstorm_cmd_fail("%s", err->message);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "irqstorm/explain.h"
 #include "json-build.h"
 
 /*
@@ -82,7 +83,7 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 		IrqstormBlock b;
 		char *end;
 
-		if (g_str_has_prefix(lines[i], "# end "))
+		if (g_str_has_prefix(lines[i], IRQSTORM_EXPLAIN_TRACE_END))
 			ended = TRUE;
 		if (!*lines[i] || lines[i][0] == '#')
 			continue;
@@ -305,7 +306,10 @@ static GArray *clip_spans(const GArray *spans, guint64 from, guint64 to)
 
 		if (s.to_ns <= from || s.from_ns >= to)
 			continue;
-		s.from_ns = MAX(s.from_ns, from);
+		if (s.from_ns < from) {
+			s.from_ns = from;
+			s.entered = FALSE;	/* it began before the window */
+		}
 		s.to_ns = MIN(s.to_ns, to);
 		g_array_append_val(out, s);
 	}
@@ -368,8 +372,9 @@ static double share(guint64 part, guint64 whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
-char *irqstorm_explain_line(const IrqstormExplainEvent *ev, guint top)
+char *irqstorm_explain_line(const IrqstormExplainEvent *ev)
 {
+	const guint top = IRQSTORM_EXPLAIN_LINE_TOP;
 	GString *s = g_string_new(NULL);
 
 	g_string_append_printf(s, "#%" G_GUINT64_FORMAT " %s +%.1f us:", ev->rec.seq,
@@ -486,7 +491,10 @@ static void json_window(JsonBuilder *b, const IrqstormExplainWindow *w)
 
 void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev)
 {
+	g_autofree char *line = irqstorm_explain_line(ev);
+
 	json_builder_begin_object(b);
+	irqstorm_json_add_string(b, "summary", line);
 	irqstorm_json_add_int(b, "seq", ev->rec.seq);
 	irqstorm_json_add_int(b, "channel", ev->rec.channel);
 	irqstorm_json_add_string(b, "stage", irqstorm_stage_name(ev->stage));

@@ -91,13 +91,19 @@ void irqstorm_explain_event_span(const IrqstormExplainEvent *ev,
 void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 			      const IrqstormSymbols *syms, guint shift);
 
-/* "#SEQ STAGE +LAT us: 94% f (context), 4% g, 1% h": one line, no '\n'. */
-char *irqstorm_explain_line(const IrqstormExplainEvent *ev, guint top);
+/* Functions an event's line names. */
+#define IRQSTORM_EXPLAIN_LINE_TOP 3
+
+/*
+ * "#SEQ STAGE +LAT us: 94% f (context), 4% g, 1% h": the event's largest
+ * IRQSTORM_EXPLAIN_LINE_TOP functions, the first with its context; no '\n'.
+ */
+char *irqstorm_explain_line(const IrqstormExplainEvent *ev);
 
 /* The readable report of one event: its windows, functions, entries. */
 char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held);
 
-/* ev as a JSON object member of an array being built. */
+/* ev as a JSON object member of an array being built (its line: "summary"). */
 void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev);
 
 /*

@@ -53,6 +53,7 @@ typedef struct {
 	gint64 last_progress_us;
 	guint64 last_progress_records;
 	gboolean tty;
+	gboolean stop_noticed;		/* set->stop_notice printed */
 } RunLoop;
 
 /* Paths of one run; the private ones live in a 0700 directory. */
@@ -321,6 +322,10 @@ static gboolean on_qmp(gint fd, GIOCondition cond, gpointer user)
 			rl->out->shutdown_reason = g_strdup(data ?
 				json_object_get_string_member_with_default(data, "reason", "") : "");
 			loop_stop(rl, NULL);
+		} else if (!g_strcmp0(name, "STOP") && rl->set->stop_notice &&
+			   !rl->out->guest_shutdown && !rl->stop_noticed) {
+			fprintf(stderr, "%s\n", rl->set->stop_notice);
+			rl->stop_noticed = TRUE;
 		}
 		json_object_unref(ev);
 	}

@@ -25,6 +25,9 @@ typedef struct {
 	gboolean csv;			/* write records.csv */
 	const char *const *qemu_args;	/* more arguments for QEMU (explain's
 					 * plugin), or NULL */
+	const char *stop_notice;	/* printed to stderr the first time the
+					 * VM stops before the guest's end
+					 * (explain --gdb), or NULL */
 } IrqstormRunSettings;
 
 /* A scenario change as it was applied over QMP during the run. */

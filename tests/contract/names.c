@@ -8,6 +8,7 @@
 
 #include "irqstorm/abi.h"
 #include "irqstorm/device.h"
+#include "irqstorm/explain.h"
 #include "irqstorm/guest.h"
 #include "irqstorm/stages.h"
 
@@ -22,6 +23,7 @@
 #define ATTR(name, help)			puts("result " #name);
 #define RESULT(key, help)			puts("result " #key);
 #define SECTION(id, name, help)			puts("section " name);
+#define EXPLAIN_ARG(id, name, help)		puts("explain-plugin " name);
 
 int main(void)
 {
@@ -37,5 +39,6 @@ int main(void)
 	IRQSTORM_GUEST_CHANNEL_ATTRS(ATTR)
 	IRQSTORM_GUEST_RESULTS(RESULT)
 	IRQSTORM_GUEST_SECTIONS(SECTION)
+	IRQSTORM_EXPLAIN_ARGS(EXPLAIN_ARG)
 	return 0;
 }

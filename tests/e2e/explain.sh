@@ -10,6 +10,10 @@
 #     PIO read's instructions are a whole multiple of the words read (every
 #     call seen, none twice);
 #   - the probe's stage; a threaded handler's work seen in its IRQ thread;
+#   - --gdb --at hardirq stops the guest exactly at the event's hardirq
+#     stamp: gdb, attached, finds the vCPU at the instruction after the
+#     stamp's register write (the block the plugin saw start at that
+#     time), and the run ends when gdb detaches;
 #   - --event writes that event's files and no others'; bad input (a seq
 #     not in records.csv, an unknown stage, --top 0, not a result
 #     directory) and runs that cannot be replayed (incomplete, not
@@ -68,9 +72,29 @@ grep -q '^#[0-9]* probe +' "$out/probe.txt" || fail "probe: $(cat "$out/probe.tx
 jq -e '.events[0].windows[0].window == "expected->wake-up"' "$j" >/dev/null || fail "probe window"
 
 seq=$(awk -F, 'NR > 10 && $2 == 0 { print $1; exit }' "$out/hard/records.csv")
-"$irqstorm" explain "$out/hard" --event "$seq" --stage hardirq >/dev/null || fail "--event $seq"
+"$irqstorm" explain "$out/hard" --event "$seq" --stage handler >/dev/null || fail "--event $seq"
 [ "$(ls "$out/hard/explain" | grep -c '^event-.*\.txt$')" -eq 1 ] &&
 	[ -s "$out/hard/explain/event-$seq.txt" ] || fail "--event $seq: $(ls "$out/hard/explain")"
+
+# --gdb: stopped at the hardirq stamp, exactly where the trace says.
+t=$(awk -F, -v s="$seq" 'NR > 1 && $1 == s { print $5 }' "$out/hard/records.csv")
+want=$(awk -v t="$t" '$1 == t { print "0x" $2; exit }' "$out/hard/explain/trace.txt")
+[ -n "$want" ] || fail "no block of the trace starts at the hardirq stamp, $t ns"
+"$irqstorm" explain "$out/hard" --event "$seq" --gdb --at hardirq >"$out/gdb.txt" 2>&1 &
+pid=$!
+for _ in $(seq 240); do
+	grep -q 'the guest is stopped' "$out/gdb.txt" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.5
+done
+grep -q 'the guest is stopped' "$out/gdb.txt" || { kill "$pid" 2>/dev/null; fail "--gdb: $(cat "$out/gdb.txt")"; }
+port=$(sed -n 's/.*target remote 127.0.0.1:\([0-9]*\).*/\1/p' "$out/gdb.txt")
+pc=$(timeout 120 gdb -q -batch -nx "$(sed -n "s/^  gdb -q \([^ ]*\) .*/\1/p" "$out/gdb.txt")" \
+	-ex "target remote 127.0.0.1:$port" -ex 'printf "pc=%#lx\n", $pc' -ex detach 2>&1 |
+	sed -n 's/^pc=//p')
+wait "$pid" || fail "--gdb: the run did not end well after gdb detached: $(cat "$out/gdb.txt")"
+[ "$pc" = "$want" ] || fail "--gdb --at hardirq: stopped at $pc, the stamp's next block is $want"
+echo "--gdb: stopped at $pc, the block after the hardirq stamp"
 
 run thread --set channel0.threading=threaded
 "$irqstorm" explain "$out/thread" --top 1 >/dev/null || fail "explain of the threaded run"
@@ -83,6 +107,9 @@ jq -e '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
 refused "$out/hard" "no such seq" --event 99999999
 refused "$out/hard" "no such stage" --stage nosuch
 refused "$out/hard" "at least 1" --top 0
+refused "$out/hard" "exactly one --event" --gdb
+refused "$out/hard" "no such point" --event "$seq" --gdb --at thread
+refused "$out/hard" "is for --gdb" --at done
 refused "$out/nothing" "no summary.json"
 copy() {
 	rm -rf "$out/$1"

@@ -468,6 +468,34 @@ static void test_storm_bound(void)
     fixture_stop(&f);
 }
 
+static bool vm_running(Fixture *f)
+{
+    QDict *rsp = qtest_qmp(f->qs->qts, "{ 'execute': 'query-status' }");
+    bool running;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    running = qdict_get_bool(qdict_get_qdict(rsp, "return"), "running");
+    qobject_unref(rsp);
+    return running;
+}
+
+/* pause-ns: the VM stops exactly when the virtual clock reaches it. */
+static void test_pause(void)
+{
+    Fixture f = { 0 };
+    int64_t t0;
+
+    fixture_start(&f, 1 << 20, ",pause-ns=50000");
+    t0 = step(&f, 0);
+    g_assert_cmpint(t0, <, 50000);
+    g_assert_true(vm_running(&f));
+    step(&f, 50000 - 1 - t0);
+    g_assert_true(vm_running(&f));
+    step(&f, 1);
+    g_assert_false(vm_running(&f));
+    fixture_stop(&f);
+}
+
 /* Misuse is counted and ignored; the device keeps working. */
 static void test_guest_errors(void)
 {
@@ -1158,6 +1186,7 @@ int main(int argc, char **argv)
     qtest_add_func("/irqstorm/queue-full", test_queue_full);
     qtest_add_func("/irqstorm/ack-incomplete", test_ack_incomplete);
     qtest_add_func("/irqstorm/storm-bound", test_storm_bound);
+    qtest_add_func("/irqstorm/pause", test_pause);
     qtest_add_func("/irqstorm/qom-period", test_qom_period);
     qtest_add_func("/irqstorm/intx-shared", test_intx_shared);
     qtest_add_func("/irqstorm/msi", test_msi);
