@@ -161,7 +161,7 @@ struct IrqstormState {
     uint64_t storm_ns;                  /* property: a storm's bound, 0: none */
     bool running;                       /* CTRL.RUN */
     QEMUTimer end_timer;                /* ends a storm at storm_ns */
-    uint64_t pause_ns;                  /* property: pause the VM then, 0: never */
+    uint64_t pause_ns;                  /* property: pause then; 0: never */
     QEMUTimer pause_timer;              /* pauses it at pause_ns */
     uint64_t next_seq;
 

@@ -28,6 +28,17 @@
 	X(OUT, "out", "the trace file to write")			\
 	X(SHIFT, "shift", "the icount shift: an instruction is 2^shift ns")
 
+#define IRQSTORM_EXPLAIN_ARG_ENUM(id, name, help)	IRQSTORM_EXPLAIN_ARG_##id,
+enum irqstorm_explain_arg {
+	IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_ENUM)
+	IRQSTORM_EXPLAIN_ARG_COUNT
+};
+
+struct irqstorm_explain_arg_desc {
+	const char *name;
+};
+#define IRQSTORM_EXPLAIN_ARG_DESC(id, name, help)	{ name },
+
 #define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "
 

@@ -24,126 +24,149 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
-#define ARG_ENUM(id, name, help)	ARG_##id,
-enum { IRQSTORM_EXPLAIN_ARGS(ARG_ENUM) ARG_COUNT };
-#undef ARG_ENUM
-#define ARG_NAME(id, name, help)	name,
-static const char *const arg_names[ARG_COUNT] = { IRQSTORM_EXPLAIN_ARGS(ARG_NAME) };
-#undef ARG_NAME
+#define ARG_COUNT   IRQSTORM_EXPLAIN_ARG_COUNT
+#define ARG_WINDOWS IRQSTORM_EXPLAIN_ARG_WINDOWS
+#define ARG_OUT     IRQSTORM_EXPLAIN_ARG_OUT
+#define ARG_SHIFT   IRQSTORM_EXPLAIN_ARG_SHIFT
+
+static const struct irqstorm_explain_arg_desc args[ARG_COUNT] = {
+    IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_DESC)
+};
 
 struct window {
-	int64_t start, end;
+    int64_t start, end;
 };
 
 struct block {
-	uint64_t vaddr;
-	unsigned int insns;
+    uint64_t vaddr;
+    unsigned int insns;
 };
 
 /* The plugin's one state: the windows, a cursor into them, the output. */
 static struct {
-	GArray *windows;
-	guint next;
-	FILE *out;
-	int shift;
-	uint64_t lines;
+    GArray *windows;
+    guint next;
+    FILE *out;
+    int shift;
+    uint64_t lines;
 } ex;
 
+/*
+ * At a block's start: the clock counts the whole block (its budget is
+ * taken as it starts), so the block began its instructions' time earlier.
+ */
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	const struct block *b = udata;
-	int64_t end = qemu_plugin_icount_clock_ns();
-	int64_t start = end - ((int64_t)b->insns << ex.shift);
-	const struct window *w = NULL;
+    const struct block *b = udata;
+    int64_t end = qemu_plugin_icount_clock_ns();
+    int64_t start = end - ((int64_t)b->insns << ex.shift);
+    const struct window *w = NULL;
 
-	if (end < 0)
-		return;	/* no -icount: explain never loads us then */
-
-	/* Virtual time only moves forward: windows already past are done. */
-	while (ex.next < ex.windows->len) {
-		w = &g_array_index(ex.windows, struct window, ex.next);
-		if (start < w->end)
-			break;
-		ex.next++;
-		fflush(ex.out);
-	}
-	if (ex.next == ex.windows->len || end <= w->start)
-		return;
-	fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n", start, b->vaddr,
-		b->insns);
-	ex.lines++;
+    if (end < 0) {
+        return; /* no -icount: explain never loads us then */
+    }
+    /* Virtual time only moves forward: windows already past are done. */
+    while (ex.next < ex.windows->len) {
+        w = &g_array_index(ex.windows, struct window, ex.next);
+        if (start < w->end) {
+            break;
+        }
+        ex.next++;
+        fflush(ex.out);
+    }
+    if (ex.next == ex.windows->len || end <= w->start) {
+        return;
+    }
+    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n", start, b->vaddr,
+            b->insns);
+    ex.lines++;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	struct block *b = g_new(struct block, 1);
+    struct block *b = g_new(struct block, 1);
 
-	b->vaddr = qemu_plugin_tb_vaddr(tb);
-	b->insns = qemu_plugin_tb_n_insns(tb);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
-					     QEMU_PLUGIN_CB_NO_REGS, b);
+    b->vaddr = qemu_plugin_tb_vaddr(tb);
+    b->insns = qemu_plugin_tb_n_insns(tb);
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+                                         b);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
-	fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_END "%" PRIu64 " blocks\n", ex.lines);
-	fclose(ex.out);
+    fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_END "%" PRIu64 " blocks\n",
+            ex.lines);
+    fclose(ex.out);
 }
 
 static int read_windows(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct window w;
+    FILE *f = fopen(path, "r");
+    struct window w;
 
-	if (!f)
-		return -1;
-	while (fscanf(f, "%" SCNd64 " %" SCNd64, &w.start, &w.end) == 2)
-		g_array_append_val(ex.windows, w);
-	fclose(f);
-	return 0;
+    if (!f) {
+        return -1;
+    }
+    while (fscanf(f, "%" SCNd64 " %" SCNd64, &w.start, &w.end) == 2) {
+        g_array_append_val(ex.windows, w);
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The index of argument s (NAME=VALUE) in args, or ARG_COUNT. */
+static int arg_index(const char *s)
+{
+    int a;
+
+    for (a = 0; a < ARG_COUNT; a++) {
+        size_t n = strlen(args[a].name);
+
+        if (!strncmp(s, args[a].name, n) && s[n] == '=') {
+            break;
+        }
+    }
+    return a;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
-					   const qemu_info_t *info,
-					   int argc, char **argv)
+                                           const qemu_info_t *info,
+                                           int argc, char **argv)
 {
-	const char *arg[ARG_COUNT] = { NULL };
-	const char *windows, *out;
-	int i, a;
+    const char *arg[ARG_COUNT] = { NULL };
+    int i;
 
-	for (i = 0; i < argc; i++) {
-		for (a = 0; a < ARG_COUNT; a++)
-			if (!strncmp(argv[i], arg_names[a], strlen(arg_names[a])) &&
-			    argv[i][strlen(arg_names[a])] == '=')
-				break;
-		if (a == ARG_COUNT) {
-			fprintf(stderr, "irqstorm explain plugin: unknown argument %s\n",
-				argv[i]);
-			return -1;
-		}
-		arg[a] = argv[i] + strlen(arg_names[a]) + 1;
-	}
-	windows = arg[ARG_WINDOWS];
-	out = arg[ARG_OUT];
-	ex.shift = arg[ARG_SHIFT] ? atoi(arg[ARG_SHIFT]) : -1;
-	if (!windows || !out || ex.shift < 0 || ex.shift > 10) {
-		fprintf(stderr, "irqstorm explain plugin: needs windows=, out= and "
-			"shift= (0..10)\n");
-		return -1;
-	}
-	ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
-	if (read_windows(windows) < 0) {
-		fprintf(stderr, "irqstorm explain plugin: cannot read %s\n", windows);
-		return -1;
-	}
-	ex.out = fopen(out, "w");
-	if (!ex.out) {
-		fprintf(stderr, "irqstorm explain plugin: cannot write %s\n", out);
-		return -1;
-	}
-	setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
-	fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_HEADER "\n");
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-	return 0;
+    for (i = 0; i < argc; i++) {
+        int a = arg_index(argv[i]);
+
+        if (a == ARG_COUNT) {
+            fprintf(stderr, "irqstorm explain plugin: unknown argument %s\n",
+                    argv[i]);
+            return -1;
+        }
+        arg[a] = argv[i] + strlen(args[a].name) + 1;
+    }
+    ex.shift = arg[ARG_SHIFT] ? atoi(arg[ARG_SHIFT]) : -1;
+    if (!arg[ARG_WINDOWS] || !arg[ARG_OUT] || ex.shift < 0 || ex.shift > 10) {
+        fprintf(stderr, "irqstorm explain plugin: needs windows=, out= and "
+                "shift= (0..10)\n");
+        return -1;
+    }
+    ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
+    if (read_windows(arg[ARG_WINDOWS]) < 0) {
+        fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",
+                arg[ARG_WINDOWS]);
+        return -1;
+    }
+    ex.out = fopen(arg[ARG_OUT], "w");
+    if (!ex.out) {
+        fprintf(stderr, "irqstorm explain plugin: cannot write %s\n",
+                arg[ARG_OUT]);
+        return -1;
+    }
+    setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
+    fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_HEADER "\n");
+    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+    qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+    return 0;
 }

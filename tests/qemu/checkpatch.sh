@@ -31,7 +31,7 @@ read_series qemu-device/patches/series qemu-device/patches
 for p in "${SERIES_PATCHES[@]}"; do
 	check "$p" "$p"
 done
-for f in qemu-device/*.c tests/qtest/irqstorm-qtest.c; do
+for f in qemu-device/*.c qemu-device/plugin/*.c tests/qtest/irqstorm-qtest.c; do
 	check "$f" -f "$f"
 done
 exit "$fail"
