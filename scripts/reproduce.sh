@@ -470,10 +470,10 @@ table_explain() {
 
 table_explain_sweep() {
 	local kind
-	echo "| section | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
-	echo "|---|---|---:|---:|---:|---:|---|"
+	echo "| kernel | handler | section | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
+	echo "|---|---|---|---|---:|---:|---:|---:|---|"
 	for kind in preempt_off bh_off; do
-		echo "| \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"
+		echo "| rt | threaded | \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"
 	done
 }
 
