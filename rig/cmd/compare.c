@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare-gate.h"
 #include "core/json-build.h"
 
 /* The statistics shown, in column order. */
@@ -369,13 +370,22 @@ static const char compare_description[] =
 	"Deterministic runs (the default) give the same numbers on any machine,\n"
 	"so a ratio is the effect of what differs between the scenarios.\n"
 	"\n"
-	"Exit status: 0 printed, 1 error (a DIR without a readable summary).\n"
+	"--fail-if 'STAGE.STAT > RATIO' (repeatable) makes it a CI gate: every\n"
+	"run after the first is judged against the first, and the gate trips\n"
+	"when its STAT of STAGE is more than RATIO times the first's (STAT: min,\n"
+	"p50, p90, p99, p99_9, p99_99, max, avg). One line per gate and run on\n"
+	"stderr says passed or FAILED with both values and their ratio.\n"
+	"\n"
+	"Exit status: 0 printed (and every gate passed), 1 error (a DIR without\n"
+	"a readable summary; a gate that cannot be judged: a run without samples\n"
+	"of its stage), 2 a --fail-if gate tripped.\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm compare results/hardirq results/threaded results/forced\n"
 	"  irqstorm compare results/a results/b --stage done --stage thread\n"
 	"  irqstorm compare results/a results/b --label before --label after --unit ns\n"
-	"  irqstorm compare results/*/ --json > comparison.json\n";
+	"  irqstorm compare results/*/ --json > comparison.json\n"
+	"  irqstorm compare results/v6.12 results/patched --fail-if 'done.p99 > 1.10'\n";
 
 /* Each DIR's summary; NULL after saying which could not be read. */
 static GPtrArray *load_runs(char **dirs, guint n, char **labels)
@@ -402,6 +412,46 @@ static GPtrArray *load_runs(char **dirs, guint n, char **labels)
 	return g_steal_pointer(&runs);
 }
 
+/* The --fail-if gates, parsed; NULL after saying what is wrong. */
+static GArray *parse_gates(GOptionContext *ctx, char **texts, int nruns)
+{
+	g_autoptr(GArray) gates = g_array_new(FALSE, TRUE, sizeof(CompareGate));
+	g_autoptr(GError) err = NULL;
+
+	g_array_set_clear_func(gates, (GDestroyNotify)compare_gate_clear);
+	for (gsize i = 0; texts && texts[i]; i++) {
+		CompareGate g = { 0 };
+
+		if (!compare_gate_parse(texts[i], &g, &err)) {
+			irqstorm_usage_error(ctx, "%s", err->message);
+			return NULL;
+		}
+		g_array_append_val(gates, g);
+	}
+	if (gates->len && nruns < 2) {
+		irqstorm_usage_error(ctx, "--fail-if judges runs against the first: give two "
+				     "DIRs or more");
+		return NULL;
+	}
+	return g_steal_pointer(&gates);
+}
+
+/* The gates judged, said on stderr: the exit status. */
+static int judge_gates(const GArray *gates, GPtrArray *runs)
+{
+	g_autoptr(GString) report = g_string_new(NULL);
+	int tripped;
+
+	if (!gates->len)
+		return IRQSTORM_EXIT_PASSED;
+	tripped = compare_gates_judge(gates, (IrqstormSummary *const *)runs->pdata,
+				      runs->len, report);
+	fputs(report->str, stderr);
+	if (tripped < 0)
+		return IRQSTORM_EXIT_ERROR;
+	return tripped ? IRQSTORM_EXIT_THRESHOLD : IRQSTORM_EXIT_PASSED;
+}
+
 /* Every --stage must be a stage of some run. */
 static gboolean check_stages(GPtrArray *runs, char **stages)
 {
@@ -421,10 +471,23 @@ static gboolean check_stages(GPtrArray *runs, char **stages)
 	return TRUE;
 }
 
+/* Every gate's stage must be a stage of some run. */
+static gboolean check_gate_stages(GPtrArray *runs, const GArray *gates)
+{
+	for (guint i = 0; i < gates->len; i++) {
+		char *one[] = { g_array_index(gates, CompareGate, i).stage, NULL };
+
+		if (!check_stages(runs, one))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 int irqstorm_cmd_compare(int argc, char **argv)
 {
 	g_auto(GStrv) labels = NULL;
 	g_auto(GStrv) stages = NULL;
+	g_auto(GStrv) fail_if = NULL;
 	g_autofree char *unit_arg = NULL;
 	gboolean json = FALSE;
 	const GOptionEntry entries[] = {
@@ -435,11 +498,15 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		  "Unit of the values: us (default) or ns", "us|ns" },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print the comparison as JSON instead of a table", NULL },
+		{ "fail-if", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fail_if,
+		  "Exit 2 if a run's STAT of STAGE is more than RATIO times the first "
+		  "run's (repeatable)", "'STAGE.STAT > RATIO'" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
 		"DIR... - compare finished runs", entries, compare_description);
 	g_autoptr(GPtrArray) runs = NULL;
+	g_autoptr(GArray) gates = NULL;
 	IrqstormSummary *const *r;
 	IrqstormUnit unit = IRQSTORM_UNIT_US;
 
@@ -451,10 +518,11 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		unit = IRQSTORM_UNIT_NS;
 	else if (unit_arg && strcmp(unit_arg, "us"))
 		return irqstorm_usage_error(ctx, "--unit must be us or ns");
-	if (!irqstorm_cmd_check_labels(ctx, labels, argc - 1))
+	if (!irqstorm_cmd_check_labels(ctx, labels, argc - 1) ||
+	    !(gates = parse_gates(ctx, fail_if, argc - 1)))
 		return IRQSTORM_EXIT_ERROR;
 	runs = load_runs(argv + 1, argc - 1, labels);
-	if (!runs || !check_stages(runs, stages))
+	if (!runs || !check_stages(runs, stages) || !check_gate_stages(runs, gates))
 		return IRQSTORM_EXIT_ERROR;
 	r = (IrqstormSummary *const *)runs->pdata;
 	if (json) {
@@ -468,5 +536,7 @@ int irqstorm_cmd_compare(int argc, char **argv)
 
 		fputs(table->str, stdout);
 	}
-	return fflush(stdout) == 0 ? IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
+	if (fflush(stdout) != 0)
+		return IRQSTORM_EXIT_ERROR;
+	return judge_gates(gates, runs);
 }

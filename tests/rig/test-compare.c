@@ -491,6 +491,49 @@ static void test_cmd_json(Fixture *f, gconstpointer data)
 	g_assert_cmpint(json_object_get_int_member(row, "max"), ==, 54000);
 }
 
+/* --fail-if: each run after the first against it; 2 when a gate trips. */
+static void test_cmd_fail_if(Fixture *f, gconstpointer data)
+{
+	static const struct {
+		const char *gate;
+		int status;
+		const char *message;
+	} cases[] = {
+		/* storm's done p99 is 18000 ns, base's 3000: x6 */
+		{ "done.p99 > 5", 2, "compare: FAILED --fail-if 'done.p99 > 5': storm's done p99 "
+		  "is 18.000 us, x6.0000 of base's 3.000 us\n" },
+		{ "done.p99 > 6", 0, "compare: passed --fail-if 'done.p99 > 6': storm's done p99 "
+		  "is 18.000 us, x6.0000 of base's 3.000 us\n" },
+		{ " hardirq.p99.9>1.5 ", 2, "FAILED --fail-if ' hardirq.p99.9>1.5 ': storm's "
+		  "hardirq p99.9 is 8.000 us, x1.6000" },
+		{ "hardirq.p99_9 > 1.6", 0, "passed" },
+		{ "thread.max > 2", 1, "cannot judge --fail-if 'thread.max > 2': base has no "
+		  "thread samples" },
+		{ "done.p98 > 2", 1, "no such statistic" },
+		{ "done > 2", 1, "the left side is not STAGE.STAT" },
+		{ "done.p99 > -1", 1, "the ratio is not a positive number" },
+		{ "done.p99 < 2", 1, "needs exactly one '>'" },
+		{ "bh.p99 > 2", 1, "no run has a stage 'bh'" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *out = NULL, *err = NULL;
+		const char *const args[] = { "compare", "--fail-if", cases[i].gate, f->base,
+					     f->storm, NULL };
+
+		g_test_message("case %zu: %s", i, cases[i].gate);
+		g_assert_cmpint(tu_run(NULL, args, NULL, &out, &err), ==, cases[i].status);
+		g_assert_nonnull(strstr(err, cases[i].message));
+	}
+	{
+		const char *const one[] = { "compare", "--fail-if", "done.p99 > 2", f->base, NULL };
+		g_autofree char *err = NULL;
+
+		g_assert_cmpint(tu_run(NULL, one, NULL, NULL, &err), ==, 1);
+		g_assert_nonnull(strstr(err, "give two DIRs or more"));
+	}
+}
+
 /* Every broken DIR is named, and nothing is printed on stdout. */
 static void test_cmd_errors(Fixture *f, gconstpointer data)
 {
@@ -572,6 +615,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/table", test_cmd);
 	ADD("/compare/cmd/json", test_cmd_json);
 	ADD("/compare/cmd/errors", test_cmd_errors);
+	ADD("/compare/cmd/fail-if", test_cmd_fail_if);
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
 #undef ADD
