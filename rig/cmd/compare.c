@@ -210,6 +210,30 @@ static GPtrArray *compare_warnings(IrqstormSummary *const *runs, guint n, GPtrAr
 	return w;
 }
 
+/*
+ * Each run's kernel, when the runs' kernels differ: the comparison is of
+ * them; and when every run was deterministic, that the differences are
+ * exact (nothing else moves the numbers).
+ */
+static void append_kernels(GString *out, IrqstormSummary *const *runs, guint n)
+{
+	gboolean differ = FALSE, exact = TRUE;
+
+	for (guint i = 0; i < n; i++) {
+		differ |= g_strcmp0(runs[i]->kernel, runs[0]->kernel) != 0;
+		exact &= runs[i]->deterministic;
+	}
+	if (!differ)
+		return;
+	g_string_append(out, "kernels:\n");
+	for (guint i = 0; i < n; i++)
+		g_string_append_printf(out, "  %s: %s\n", runs[i]->label,
+				       runs[i]->kernel ? runs[i]->kernel : "not recorded");
+	if (exact)
+		g_string_append(out, "every run deterministic: the differences are exact, "
+			"the kernels' (and the scenarios', if they differ), not noise\n");
+}
+
 /* Under the table: what the reader must know, and why runs are marked. */
 static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 			 GPtrArray *names)
@@ -222,6 +246,7 @@ static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 	if (n > 1)
 		g_string_append_printf(out, "\nratios: p99 and max over those of the first run, %s\n",
 				       runs[0]->label);
+	append_kernels(out, runs, n);
 	for (guint i = 0; i < n; i++) {
 		if (!runs[i]->complete)
 			g_string_append_printf(out, "%s [INCOMPLETE]: %s: %s\n",
@@ -287,6 +312,8 @@ static void add_run(JsonBuilder *b, const IrqstormSummary *run)
 	irqstorm_json_add_string(b, "incomplete_reason", run->incomplete_reason);
 	irqstorm_json_add_int(b, "return_code", run->return_code);
 	irqstorm_json_add_int(b, "failed_checks", run->failed_checks);
+	irqstorm_json_add_string(b, "kernel", run->kernel);
+	irqstorm_json_add_bool(b, "deterministic", run->deterministic);
 	json_builder_end_object(b);
 }
 

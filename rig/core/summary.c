@@ -28,6 +28,7 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s->incomplete_reason);
 	g_free(s->guest_status);
 	g_free(s->guest_reason);
+	g_free(s->kernel);
 	if (s->stages)
 		g_ptr_array_unref(s->stages);
 	g_free(s);
@@ -154,6 +155,27 @@ static void read_counts(IrqstormSummary *s, JsonObject *root)
 		     json_node_get_value_type(n) == G_TYPE_INT64 ? json_node_get_int(n) : -1;
 }
 
+/* The kernel identity (member "kernel") in words, and sysinfo's
+ * deterministic: what a comparison of kernels must show. */
+static void read_identity(IrqstormSummary *s, JsonObject *root)
+{
+	JsonNode *k = json_object_get_member(root, "kernel");
+	JsonNode *sys = json_object_get_member(root, "sysinfo");
+	JsonObject *o = k && JSON_NODE_HOLDS_OBJECT(k) ? json_node_get_object(k) : NULL;
+	g_autofree char *source = string_member(o, "kernel-debian-source");
+	g_autofree char *flavour = string_member(o, "kernel-flavour");
+	g_autofree char *key = string_member(o, "kernel-cache-key");
+	g_autofree char *driver = string_member(o, "irqstorm-driver");
+
+	if (source)
+		s->kernel = g_strdup_printf("%s, %s, build %s, driver %s", source,
+					    flavour ? flavour : "?", key ? key : "?",
+					    driver ? driver : "?");
+	if (sys && JSON_NODE_HOLDS_OBJECT(sys))
+		s->deterministic = json_object_get_boolean_member_with_default(
+			json_node_get_object(sys), "deterministic", FALSE);
+}
+
 /* "format", when there is one (files before it had none), must be ours. */
 static gboolean check_format(JsonObject *root, const char *path, GError **error)
 {
@@ -220,6 +242,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
 	read_counts(s, root);
+	read_identity(s, root);
 
 	n = json_object_get_member(root, IRQSTORM_KEY_STAGES);
 	/* A run that ended before it collected anything (QEMU did not

@@ -41,6 +41,9 @@ typedef struct {
 	guint failed_checks;
 	char *guest_status;		/* counts.guest.status: "ok", "error"; or NULL */
 	char *guest_reason;		/* counts.guest.reason, or NULL */
+	char *kernel;			/* the kernel's source, flavour and build
+					 * identity, in words; NULL if absent */
+	gboolean deterministic;		/* sysinfo.deterministic */
 	gint64 records;			/* counts.host.all_records; -1 if absent */
 	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
 } IrqstormSummary;

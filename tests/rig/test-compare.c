@@ -534,6 +534,33 @@ static void test_cmd_fail_if(Fixture *f, gconstpointer data)
 	}
 }
 
+/* Runs of two kernels: each named under the table, the differences exact. */
+static void test_cmd_kernels(Fixture *f, gconstpointer data)
+{
+	const char *const dirs[] = { f->base, f->storm };
+	const char *const flavours[] = { "rt", "dyn" };
+	const char *const args[] = { "compare", "--stage", "done", f->base, f->storm, NULL };
+	g_autofree char *out = NULL;
+
+	for (gsize i = 0; i < 2; i++) {
+		g_autofree char *path = g_build_filename(dirs[i], "summary.json", NULL);
+		g_autofree char *text = tu_slurp(path);
+		g_autofree char *kernel = g_strdup_printf(
+			"\"kernel\": {\"kernel-debian-source\": \"linux-source-6.12 6.12.118-1\", "
+			"\"kernel-flavour\": \"%s\", \"kernel-cache-key\": \"k%zu\", "
+			"\"irqstorm-driver\": \"d%zu\"},\n  \"sysinfo\"", flavours[i], i, i);
+		g_auto(GStrv) parts = g_strsplit(text, "\"sysinfo\"", 2);
+		g_autofree char *joined = g_strjoinv(kernel, parts);
+
+		tu_write(path, joined);
+	}
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "kernels:\n"
+		"  base: linux-source-6.12 6.12.118-1, rt, build k0, driver d0\n"
+		"  storm: linux-source-6.12 6.12.118-1, dyn, build k1, driver d1\n"
+		"every run deterministic: the differences are exact"));
+}
+
 /* Every broken DIR is named, and nothing is printed on stdout. */
 static void test_cmd_errors(Fixture *f, gconstpointer data)
 {
@@ -616,6 +643,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/json", test_cmd_json);
 	ADD("/compare/cmd/errors", test_cmd_errors);
 	ADD("/compare/cmd/fail-if", test_cmd_fail_if);
+	ADD("/compare/cmd/kernels", test_cmd_kernels);
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
 #undef ADD
