@@ -127,7 +127,15 @@ static gboolean rerun(const ExplainSource *src, const char *dir,
 	if (!outcome)
 		return FALSE;
 	res = irqstorm_results_evaluate(&set, g_steal_pointer(&outcome));
-	return irqstorm_results_write(res, irqstorm_exit_code(res->checks->verdict), error);
+	if (!irqstorm_results_write(res, irqstorm_exit_code(res->checks->verdict), error))
+		return FALSE;
+	if (!res->checks->complete) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+			    "the rerun did not complete (%s): nothing is explained; its "
+			    "results are in %s", res->checks->incomplete_reason, dir);
+		return FALSE;
+	}
+	return TRUE;
 }
 
 static gint worst_first(gconstpointer a, gconstpointer b)

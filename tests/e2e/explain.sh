@@ -17,7 +17,8 @@
 #   - --event writes that event's files and no others'; bad input (a seq
 #     not in records.csv, an unknown stage, --top 0, not a result
 #     directory) and runs that cannot be replayed (incomplete, not
-#     deterministic, made by other builds) are refused, naming why.
+#     deterministic, made by other builds) are refused, naming why; a
+#     rerun that does not finish is reported as that, leaving no process.
 #
 #   explain.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
@@ -129,4 +130,10 @@ refused "$out/other" "other builds"
 copy incomplete
 echo "stopped" >"$out/incomplete/INCOMPLETE"
 refused "$out/incomplete" "incomplete run"
+# A rerun that does not finish (here its wall-clock bound cut to 5 s for a
+# minute of storm) is said to be that, not a perturbation; no QEMU is left.
+copy cut
+sed -i -e 's/^duration = .*/duration = 60.000/' -e 's/^timeout = .*/timeout = 5/' "$out/cut/scenario.ini"
+refused "$out/cut" "the rerun did not complete"
+! pgrep -f "$out/cut/" >/dev/null || fail "a process of the cut rerun is left: $(pgrep -af "$out/cut/")"
 echo "explain: ok"
