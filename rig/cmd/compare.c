@@ -47,6 +47,20 @@ static char *fmt_value(double ns, IrqstormUnit unit)
 	return g_strdup_printf("%.3f", ns / 1e3);
 }
 
+/* v - ref with its sign ("+2.500", "-0.016", "0"), "-" when one is missing. */
+static char *fmt_diff(double v, double ref, IrqstormUnit unit)
+{
+	double d = v - ref;
+
+	if (isnan(d))
+		return g_strdup("-");
+	if (d == 0)
+		return g_strdup("0");
+	if (unit == IRQSTORM_UNIT_NS)
+		return g_strdup_printf("%+.0f", d);
+	return g_strdup_printf("%+.3f", d / 1e3);
+}
+
 static char *fmt_ratio(double r)
 {
 	return isnan(r) ? g_strdup("-") : g_strdup_printf("x%.2f", r);
@@ -86,9 +100,12 @@ static char **row_end(GPtrArray *row)
 	return (char **)g_ptr_array_free(row, FALSE);
 }
 
-/* The row of run i in a stage. */
+/*
+ * The row of run i in a stage; with diff, a run after the first shows its
+ * differences to the first's values.
+ */
 static char **table_row(IrqstormSummary *const *runs, guint n, guint i,
-			const char *stage, IrqstormUnit unit)
+			const char *stage, IrqstormUnit unit, gboolean diff)
 {
 	const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
 	const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
@@ -97,7 +114,8 @@ static char **table_row(IrqstormSummary *const *runs, guint n, guint i,
 	cell(row, row_label(runs[i]));
 	cell(row, st ? g_strdup_printf("%" G_GUINT64_FORMAT, st->cycles) : g_strdup("-"));
 	for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
-		cell(row, fmt_value(stat_of(st, shown[k]), unit));
+		cell(row, diff && i ? fmt_diff(stat_of(st, shown[k]), stat_of(ref, shown[k]), unit) :
+				      fmt_value(stat_of(st, shown[k]), unit));
 	if (n > 1 && i == 0) {
 		cell(row, g_strdup(""));
 		cell(row, g_strdup(""));
@@ -262,7 +280,8 @@ static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 }
 
 GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit)
+				const char *const *stages, IrqstormUnit unit,
+				gboolean diff)
 {
 	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
 	g_autoptr(IrqstormTable) table = NULL;
@@ -280,12 +299,13 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
 	for (guint s = 0; s < names->len; s++)
 		for (guint i = 0; i < n; i++)
 			irqstorm_table_add_row(table, table_row(runs, n, i,
-								names->pdata[s], unit));
+								names->pdata[s], unit, diff));
 	for (guint s = 0; s < names->len; s++) {
 		if (s)
 			g_string_append_c(out, '\n');
-		g_string_append_printf(out, "%s (%s)\n", (char *)names->pdata[s],
-				       unit_name(unit));
+		g_string_append_printf(out, "%s (%s%s)\n", (char *)names->pdata[s],
+				       unit_name(unit), diff && n > 1 ?
+				       "; after the first run: the difference to it" : "");
 		irqstorm_table_render_row(table, 0, out);
 		for (guint i = 0; i < n; i++)
 			irqstorm_table_render_row(table, 1 + s * n + i, out);
@@ -336,6 +356,16 @@ static void add_row(JsonBuilder *b, IrqstormSummary *const *runs, guint i,
 	irqstorm_json_add_double(b, "max_ratio", i == 0 ? NAN :
 				 ratio(stat_of(st, IRQSTORM_STAT_MAX),
 				       stat_of(ref, IRQSTORM_STAT_MAX)));
+	if (i) {
+		/* The exact differences to the first run (deterministic runs:
+		 * what differs between them, nothing else). */
+		json_builder_set_member_name(b, "diff");
+		json_builder_begin_object(b);
+		for (gsize k = 0; k < G_N_ELEMENTS(shown); k++)
+			add_value(b, irqstorm_stat_key(shown[k]),
+				  stat_of(st, shown[k]) - stat_of(ref, shown[k]), unit);
+		json_builder_end_object(b);
+	}
 	json_builder_end_object(b);
 }
 
@@ -384,6 +414,9 @@ static const char compare_description[] =
 	"           p99.99 are the tail, max the single slowest event\n"
 	"  ratios   each run's p99 and max over the first run's: put the\n"
 	"           baseline first (x2.00 = twice as slow, x0.50 = half)\n"
+	"  --diff   after the first run, each value as its difference to\n"
+	"           the first's (+2.500: 2.5 us slower; --json always has them,\n"
+	"           per row, in \"diff\")\n"
 	"  -        the run has no sample of the stage (a hardirq-only\n"
 	"           handler has no thread stage)\n"
 	"Percentiles are nearest-rank with the histogram's resolution (one\n"
@@ -516,7 +549,7 @@ int irqstorm_cmd_compare(int argc, char **argv)
 	g_auto(GStrv) stages = NULL;
 	g_auto(GStrv) fail_if = NULL;
 	g_autofree char *unit_arg = NULL;
-	gboolean json = FALSE;
+	gboolean json = FALSE, diff = FALSE;
 	const GOptionEntry entries[] = {
 		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
 		  "Show only this stage (repeatable; default: every stage)", "NAME" },
@@ -525,6 +558,8 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		  "Unit of the values: us (default) or ns", "us|ns" },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print the comparison as JSON instead of a table", NULL },
+		{ "diff", 'd', 0, G_OPTION_ARG_NONE, &diff,
+		  "After the first run, show each value's difference to the first's", NULL },
 		{ "fail-if", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fail_if,
 		  "Exit 2 if a run's STAT of STAGE is more than RATIO times the first "
 		  "run's (repeatable)", "'STAGE.STAT > RATIO'" },
@@ -559,7 +594,7 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		irqstorm_cmd_print_json(root);
 	} else {
 		g_autoptr(GString) table = irqstorm_compare_table(
-			r, runs->len, (const char *const *)stages, unit);
+			r, runs->len, (const char *const *)stages, unit, diff);
 
 		fputs(table->str, stdout);
 	}

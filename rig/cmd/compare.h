@@ -34,7 +34,8 @@ typedef enum {
  * incomplete run or run with failed checks says why.
  */
 GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit);
+				const char *const *stages, IrqstormUnit unit,
+				gboolean diff);
 
 /*
  * The same as JSON:

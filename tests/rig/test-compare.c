@@ -241,7 +241,7 @@ static char *row_cells(const char *table, const char *stage, const char *label)
 static void test_table_exact(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->base), load(f->storm) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US, FALSE);
 
 	g_assert_cmpstr(t->str, ==,
 		"hardirq (us)\n"
@@ -269,7 +269,7 @@ static void test_table_reversed(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->storm), load(f->base) };
 	const char *const only[] = { "done", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, only, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, only, IRQSTORM_UNIT_US, FALSE);
 
 	/* 3000 / 18000 and 9700 / 54000 */
 	g_assert_nonnull(strstr(t->str, "   9.700      x0.17      x0.18\n"));
@@ -284,7 +284,7 @@ static void test_table_one_run_ns(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->storm) };
 	const char *const only[] = { "thread", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 1, only, IRQSTORM_UNIT_NS);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 1, only, IRQSTORM_UNIT_NS, FALSE);
 
 	/* No ratio columns with one run, and no ratio line. */
 	g_assert_cmpstr(t->str, ==,
@@ -302,7 +302,7 @@ static void test_table_incomplete(Fixture *f, gconstpointer data)
 	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
 	IrqstormSummary *runs[] = { load(f->base), load(dir), load(dir2) };
 	const char *const only[] = { "done", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 3, only, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 3, only, IRQSTORM_UNIT_US, FALSE);
 	g_autofree char *note = g_strdup_printf("cut [INCOMPLETE]: %s: the guest never powered off\n",
 						path);
 
@@ -328,7 +328,7 @@ static void test_table_union(Fixture *f, gconstpointer data)
 	g_autofree char *stages = g_strjoin(", ", s1, s2, NULL);
 	g_autofree char *dir = write_run(f->root, "probed", TRUE, NULL, 0, stages);
 	IrqstormSummary *runs[] = { load(f->base), load(dir) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US, FALSE);
 	const char *h = strstr(t->str, "hardirq (us)");
 	const char *th = strstr(t->str, "thread (us)");
 	const char *d = strstr(t->str, "done (us)");
@@ -373,8 +373,8 @@ static void test_warnings(Fixture *f, gconstpointer data)
 	g_autofree char *d2 = write_run(f->root, "fine", TRUE, NULL, 0, fine);
 	g_autofree char *d3 = write_run(f->root, "wide", TRUE, NULL, 0, wide);
 	IrqstormSummary *runs[] = { load(d1), load(d2), load(d3), load(f->base) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 4, NULL, IRQSTORM_UNIT_US);
-	g_autoptr(GString) same = irqstorm_compare_table(runs + 2, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 4, NULL, IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) same = irqstorm_compare_table(runs + 2, 2, NULL, IRQSTORM_UNIT_US, FALSE);
 	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, IRQSTORM_UNIT_US);
 	JsonArray *w = json_object_get_array_member(json_node_get_object(node), "warnings");
 
@@ -489,6 +489,30 @@ static void test_cmd_json(Fixture *f, gconstpointer data)
 	row = row_of(root, "done", 1);
 	g_assert_cmpstr(json_object_get_string_member(row, "label"), ==, "after");
 	g_assert_cmpint(json_object_get_int_member(row, "max"), ==, 54000);
+}
+
+/* --diff: after the first run, the differences to it; JSON has them always. */
+static void test_cmd_diff(Fixture *f, gconstpointer data)
+{
+	g_autofree char *out = NULL, *json = NULL;
+	const char *const args[] = { "compare", "--diff", f->base, f->storm, NULL };
+	const char *const jargs[] = { "compare", "--json", "--unit", "ns", f->base, f->storm, NULL };
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonObject *diff;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "done (us; after the first run: the difference to it)\n"));
+	/* done: 15100 - 1600 ... 54000 - 9700 */
+	g_assert_nonnull(strstr(out, "+13.500"));
+	g_assert_nonnull(strstr(out, "+44.300"));
+	/* hardirq p99: 5490 - 3000 */
+	g_assert_nonnull(strstr(out, "+2.490"));
+	g_assert_cmpint(tu_run(NULL, jargs, NULL, &json, NULL), ==, 0);
+	g_assert_true(json_parser_load_from_data(parser, json, -1, NULL));
+	diff = json_object_get_object_member(row_of(json_node_get_object(
+		json_parser_get_root(parser)), "done", 1), "diff");
+	g_assert_cmpint(json_object_get_int_member(diff, "max"), ==, 44300);
+	g_assert_cmpint(json_object_get_int_member(diff, "min"), ==, 13500);
 }
 
 /* --fail-if: each run after the first against it; 2 when a gate trips. */
@@ -643,6 +667,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/json", test_cmd_json);
 	ADD("/compare/cmd/errors", test_cmd_errors);
 	ADD("/compare/cmd/fail-if", test_cmd_fail_if);
+	ADD("/compare/cmd/diff", test_cmd_diff);
 	ADD("/compare/cmd/kernels", test_cmd_kernels);
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
