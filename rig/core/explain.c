@@ -254,6 +254,32 @@ static gint function_time_compare(gconstpointer a, gconstpointer b)
 	return strcmp(x->function, y->function);
 }
 
+/* Function f's time in context c (by_ctx: "f\tc" to ns), ns added to it. */
+static guint64 context_time(GHashTable *by_ctx, const char *f, const char *c, guint64 ns)
+{
+	char *key = g_strconcat(f, "\t", c, NULL);
+	guint64 t = GPOINTER_TO_SIZE(g_hash_table_lookup(by_ctx, key)) + ns;
+
+	g_hash_table_replace(by_ctx, key, GSIZE_TO_POINTER(t));
+	return t;
+}
+
+/* The entry of span s's function in out (by_fn: its index), made if new. */
+static IrqstormFunctionTime *function_entry(GArray *out, GHashTable *by_fn,
+					    const IrqstormSpan *s)
+{
+	gpointer idx;
+
+	if (!g_hash_table_lookup_extended(by_fn, s->function, NULL, &idx)) {
+		IrqstormFunctionTime f = { s->function, s->context, 0, 0 };
+
+		idx = GUINT_TO_POINTER(out->len);
+		g_array_append_val(out, f);
+		g_hash_table_insert(by_fn, (gpointer)s->function, idx);
+	}
+	return &g_array_index(out, IrqstormFunctionTime, GPOINTER_TO_UINT(idx));
+}
+
 /*
  * Each function's time in spans (with instructions: its time over 2^shift
  * ns, none while halted), largest first; its context is the one where it
@@ -262,35 +288,21 @@ static gint function_time_compare(gconstpointer a, gconstpointer b)
 static GArray *function_times(const GArray *spans, guint shift)
 {
 	g_autoptr(GHashTable) by_fn = g_hash_table_new(g_str_hash, g_str_equal);
-	g_autoptr(GHashTable) by_ctx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) by_ctx = g_hash_table_new_full(g_str_hash, g_str_equal,
+							     g_free, NULL);
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(IrqstormFunctionTime));
 
 	for (guint i = 0; i < spans->len; i++) {
 		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
 		guint64 ns = s->to_ns - s->from_ns;
-		char *key = g_strconcat(s->function, "\t", s->context, NULL);
-		guint64 ctx_ns = GPOINTER_TO_SIZE(g_hash_table_lookup(by_ctx, key)) + ns;
-		gpointer idx;
-		IrqstormFunctionTime *f;
+		guint64 here = context_time(by_ctx, s->function, s->context, ns);
+		IrqstormFunctionTime *f = function_entry(out, by_fn, s);
 
-		g_hash_table_replace(by_ctx, key, GSIZE_TO_POINTER(ctx_ns));
-		if (!g_hash_table_lookup_extended(by_fn, s->function, NULL, &idx)) {
-			IrqstormFunctionTime nf = { s->function, s->context, 0, 0 };
-
-			idx = GUINT_TO_POINTER(out->len);
-			g_array_append_val(out, nf);
-			g_hash_table_insert(by_fn, (gpointer)s->function, idx);
-		}
-		f = &g_array_index(out, IrqstormFunctionTime, GPOINTER_TO_UINT(idx));
 		f->ns += ns;
 		if (strcmp(s->function, IRQSTORM_SYM_HALTED))
 			f->insns += ns >> shift;
-		{
-			g_autofree char *cur = g_strconcat(f->function, "\t", f->context, NULL);
-
-			if (ctx_ns > GPOINTER_TO_SIZE(g_hash_table_lookup(by_ctx, cur)))
-				f->context = s->context;
-		}
+		if (here > context_time(by_ctx, f->function, f->context, 0))
+			f->context = s->context;
 	}
 	g_array_sort(out, function_time_compare);
 	return out;
