@@ -37,6 +37,7 @@ enum irqstorm_explain_arg {
 struct irqstorm_explain_arg_desc {
 	const char *name;
 };
+
 #define IRQSTORM_EXPLAIN_ARG_DESC(id, name, help)	{ name },
 
 #define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns"
