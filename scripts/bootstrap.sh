@@ -18,6 +18,8 @@ PKGS=(
 	seabios qemu-system-data
 	# Linux from Debian's source
 	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
+	# [kernel] source = debian-6.1: Debian 12's own kernel source
+	linux-source-6.1
 	# guest userland (cyclictest: the guest's optional cross-check) and plots
 	busybox-static rt-tests gnuplot-nox
 	# JSON in scripts and tests

@@ -1,41 +1,53 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build a guest kernel flavour and the irqstorm driver from Debian's
-# linux-source-6.12, outside the repository.
+# linux-source-6.12 (or 6.1), outside the repository.
 #
-#   scripts/build-kernel.sh FLAVOUR OUTDIR      (FLAVOUR: rt | dyn)
+#   scripts/build-kernel.sh KERNEL OUTDIR      (KERNEL: rt | dyn | dyn-6.1)
+#
+# KERNEL is a flavour (the config fragment), with -6.1 for Debian's
+# linux-source-6.1 instead of 6.12: kernel-series/ patches are for 6.12
+# and are applied only there; 6.1 has no PREEMPT_RT, so only dyn-6.1.
 #
 # $IRQSTORM_CACHE/linux/src-<key>: the unpacked tree with kernel-series/
-#   applied; key hashes the source package version and the series.
-# $IRQSTORM_CACHE/linux/<flavour>-<key>: the O= build; key adds the config
+#   applied (6.12); key hashes the source package version and the series.
+# $IRQSTORM_CACHE/linux/<kernel>-<key>: the O= build; key adds the config
 #   fragments. The driver is built against it (kbuild M=), incrementally.
-# OUTDIR gets symlinks bzImage-FLAVOUR, irqstorm-FLAVOUR.ko, gen_init_cpio-FLAVOUR
-# (the tree's own initramfs tool), linux-source-FLAVOUR (the patched tree, for
-# its scripts/checkpatch.pl), System.map-FLAVOUR and vmlinux-FLAVOUR (for
-# irqstorm explain) and a text file kernel-FLAVOUR-identity.
+# OUTDIR gets symlinks bzImage-KERNEL, irqstorm-KERNEL.ko, gen_init_cpio-KERNEL
+# (the tree's own initramfs tool), linux-source-KERNEL (the patched tree, for
+# its scripts/checkpatch.pl), System.map-KERNEL and vmlinux-KERNEL (for
+# irqstorm explain) and a text file kernel-KERNEL-identity.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-FLAVOUR=${1:?usage: build-kernel.sh rt|dyn OUTDIR}
-OUT=${2:?usage: build-kernel.sh rt|dyn OUTDIR}
+KERNEL=${1:?usage: build-kernel.sh rt|dyn|dyn-6.1 OUTDIR}
+OUT=${2:?usage: build-kernel.sh rt|dyn|dyn-6.1 OUTDIR}
 KS=$IRQSTORM_TOP/kernel-series
+case $KERNEL in
+*-6.1) FLAVOUR=${KERNEL%-6.1} pkg=linux-source-6.1 ;;
+*) FLAVOUR=$KERNEL pkg=linux-source-6.12 ;;
+esac
 FRAGS=("$KS/config/common.config" "$KS/config/$FLAVOUR.config")
 [ -f "${FRAGS[1]}" ] || die "unknown kernel flavour '$FLAVOUR' (no ${FRAGS[1]})"
+[ "$KERNEL" != rt-6.1 ] || die "linux-source-6.1 has no PREEMPT_RT (it was merged in 6.12): only dyn-6.1"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 MAKE=(make -s ARCH=x86_64 -j"$(nproc)")
 
-pkg=linux-source-6.12
 tarball=/usr/src/$pkg.tar.xz
 ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
 	die "$pkg is not installed (run scripts/bootstrap.sh)"
 [ -f "$tarball" ] || die "$tarball missing: reinstall $pkg"
-read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
-[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
-	die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
-
-read_series "$KS/series" "$KS/patches"
-patches=("${SERIES_PATCHES[@]}")
+patches=()
+series=none
+if [ "$pkg" = linux-source-6.12 ]; then
+	read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
+	[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
+		die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
+	read_series "$KS/series" "$KS/patches"
+	patches=("${SERIES_PATCHES[@]}")
+	series=$KS/series
+fi
 
 # A reproducible build (Documentation/kbuild/reproducible-builds.rst): the
 # version string carries no build time, user or host, so two builds of the
@@ -44,11 +56,11 @@ patches=("${SERIES_PATCHES[@]}")
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=irqstorm KBUILD_BUILD_HOST=irqstorm KBUILD_BUILD_VERSION=1
 
-srckey=$(hash_inputs "$pkg=$ver" "$KS/series" "${patches[@]}")
+srckey=$(hash_inputs "$pkg=$ver" "$series" "${patches[@]}")
 src=$IRQSTORM_CACHE/linux/src-$srckey
 bkey=$(hash_inputs "$srckey" "${FRAGS[@]}" \
 	"build=$KBUILD_BUILD_TIMESTAMP/$KBUILD_BUILD_USER@$KBUILD_BUILD_HOST#$KBUILD_BUILD_VERSION")
-obj=$IRQSTORM_CACHE/linux/$FLAVOUR-$bkey
+obj=$IRQSTORM_CACHE/linux/$KERNEL-$bkey
 mkdir -p "$IRQSTORM_CACHE/linux"
 exec 9>"$IRQSTORM_CACHE/linux/lock"
 flock 9
@@ -114,16 +126,17 @@ if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvhash" ]; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
-printf 'kernel-debian-source=%s %s\nkernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\n' \
-	"$pkg" "$ver" "$release" "$FLAVOUR" "$bkey" "$drvhash" >"$obj/identity.tmp"
+printf 'kernel-debian-source=%s %s\nkernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\n' \
+	"$pkg" "$ver" "$release" "$FLAVOUR" "$bkey" "$drvhash" \
+	"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
-link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$FLAVOUR"
-link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$FLAVOUR.ko"
-link_artifact "$obj/identity" "$OUT/kernel-$FLAVOUR-identity"
+link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"
+link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$KERNEL.ko"
+link_artifact "$obj/identity" "$OUT/kernel-$KERNEL-identity"
 # irqstorm explain names the code it sees by the kernel's symbols; its
 # --gdb hands gdb the kernel itself.
-link_artifact "$obj/System.map" "$OUT/System.map-$FLAVOUR"
-link_artifact "$obj/vmlinux" "$OUT/vmlinux-$FLAVOUR"
-link_artifact "$obj/usr/gen_init_cpio" "$OUT/gen_init_cpio-$FLAVOUR"
-link_artifact "$src" "$OUT/linux-source-$FLAVOUR"
-log "ok: $OUT/bzImage-$FLAVOUR ($release), driver $drvhash"
+link_artifact "$obj/System.map" "$OUT/System.map-$KERNEL"
+link_artifact "$obj/vmlinux" "$OUT/vmlinux-$KERNEL"
+link_artifact "$obj/usr/gen_init_cpio" "$OUT/gen_init_cpio-$KERNEL"
+link_artifact "$src" "$OUT/linux-source-$KERNEL"
+log "ok: $OUT/bzImage-$KERNEL ($release), driver $drvhash"

@@ -69,6 +69,26 @@
 #include <irqstorm/abi.h>
 #include <irqstorm/guest.h>
 
+/*
+ * Older kernels, down to Debian's linux-source-6.1: INTx was PCI_IRQ_LEGACY
+ * before 6.8, and a BAR was mapped through the table of pcim_iomap_regions()
+ * before 6.11 added pcim_iomap_region() (Kbuild tells which the tree has).
+ * Nothing else differs.
+ */
+#ifndef PCI_IRQ_INTX
+#define PCI_IRQ_INTX PCI_IRQ_LEGACY
+#endif
+
+#ifdef IRQSTORM_NO_PCIM_IOMAP_REGION
+static void __iomem *pcim_iomap_region(struct pci_dev *pdev, int bar,
+				       const char *name)
+{
+	int ret = pcim_iomap_regions(pdev, BIT(bar), name);
+
+	return ret ? IOMEM_ERR_PTR(ret) : pcim_iomap_table(pdev)[bar];
+}
+#endif
+
 #define DRV_NAME	"irqstorm"
 #define NCH		IRQSTORM_NUM_CHANNELS
 /* Claimed events awaiting a thread: room for every event the device queues. */

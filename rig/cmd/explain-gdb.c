@@ -12,6 +12,7 @@
 #include "config.h"
 #include "explain-gdb.h"
 #include "irqstorm/device.h"
+#include "core/machine.h"
 #include "core/results.h"
 #include "core/run.h"
 #include "core/stages.h"
@@ -56,7 +57,7 @@ int explain_gdb(const ExplainSource *src, const struct irqstorm_record *r,
 	g_autoptr(GString) have = g_string_new(NULL);
 	g_autoptr(GError) err = NULL;
 	g_autofree char *dir = g_build_filename(src->dir, "explain", "gdb", NULL);
-	g_autofree char *vmlinux_name = g_strdup_printf("vmlinux-%s", src->scenario->flavour);
+	g_autofree char *vmlinux_name = irqstorm_machine_kernel_file(src->scenario, "vmlinux");
 	g_autofree char *vmlinux = g_build_filename(IRQSTORM_KERNEL_DIR, vmlinux_name, NULL);
 	g_autofree char *pause = NULL, *gdbstub = NULL, *notice = NULL;
 	g_autoptr(IrqstormResults) res = NULL;

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/machine.h"
 #include "core/records.h"
 
 #define EXPLAIN_ERROR g_quark_from_static_string("irqstorm-explain")
@@ -109,7 +110,7 @@ gboolean explain_source_check_builds(const ExplainSource *src,
 {
 	JsonObject *o = json_node_get_object(src->summary);
 	g_autoptr(GString) diff = g_string_new(NULL);
-	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", src->scenario->flavour);
+	g_autofree char *kid = irqstorm_machine_kernel_file(src->scenario, "identity");
 
 	identity_diff(o, "qemu", qemu_dir, "qemu-identity", diff);
 	identity_diff(o, "kernel", kernel_dir, kid, diff);

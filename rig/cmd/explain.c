@@ -20,6 +20,7 @@
 #include "core/explain.h"
 #include "core/guest-build.h"
 #include "core/json-build.h"
+#include "core/machine.h"
 #include "core/records.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -195,11 +196,11 @@ static GPtrArray *pick_events(const GArray *recs, IrqstormStage st,
 }
 
 /* Symbols for the run's kernel and driver, the module placed from trace. */
-static IrqstormSymbols *load_symbols(const char *flavour, const GArray *trace,
+static IrqstormSymbols *load_symbols(const IrqstormScenario *sc, const GArray *trace,
 				     GError **error)
 {
-	g_autofree char *map_name = g_strdup_printf("System.map-%s", flavour);
-	g_autofree char *ko_name = g_strdup_printf("irqstorm-%s.ko", flavour);
+	g_autofree char *map_name = irqstorm_machine_kernel_file(sc, "System.map");
+	g_autofree char *ko_name = irqstorm_machine_kernel_file(sc, "ko");
 	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
 	g_autofree char *ko = g_build_filename(IRQSTORM_KERNEL_DIR, ko_name, NULL);
 	g_autoptr(IrqstormSymbols) syms = irqstorm_symbols_load(map, error);
@@ -259,17 +260,17 @@ static gboolean ensure_parts(const IrqstormScenario *sc, GError **error)
 		.initrd_dir = IRQSTORM_INITRD_DIR,
 	};
 	g_autofree char *map_name = NULL, *map = NULL, *so = NULL;
-	const char *flavours[2] = { NULL, NULL };
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+	const char *flavours[2] = { k, NULL };
 
 	set.scenario = sc;
 	if (!irqstorm_guest_ensure(&builder, &set, error))
 		return FALSE;
-	map_name = g_strdup_printf("System.map-%s", sc->flavour);
+	map_name = irqstorm_machine_kernel_file(sc, "System.map");
 	map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
 	so = g_build_filename(IRQSTORM_QEMU_DIR, IRQSTORM_EXPLAIN_PLUGIN, NULL);
 	if (g_file_test(map, G_FILE_TEST_EXISTS) && g_file_test(so, G_FILE_TEST_EXISTS))
 		return TRUE;
-	flavours[0] = sc->flavour;
 	return irqstorm_guest_build(&builder, flavours, error);
 }
 
@@ -284,7 +285,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 	g_autofree char *json_path = g_build_filename(dir, "explain.json", NULL);
 	g_autofree char *json = NULL, *module_base = NULL;
 
-	if (!trace || !(syms = load_symbols(src->scenario->flavour, trace, error)))
+	if (!trace || !(syms = load_symbols(src->scenario, trace, error)))
 		return FALSE;
 	json_builder_begin_object(b);
 	irqstorm_json_add_string(b, "format", "irqstorm-explain");

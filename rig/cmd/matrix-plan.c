@@ -284,9 +284,10 @@ static void note_missing(GPtrArray *build, const IrqstormScenario *sc)
 		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
 	};
 	g_autofree char *missing = irqstorm_guest_missing(&set);
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
 
-	if (missing && !g_ptr_array_find_with_equal_func(build, sc->flavour, g_str_equal, NULL))
-		g_ptr_array_insert(build, build->len - 1, g_strdup(sc->flavour));
+	if (missing && !g_ptr_array_find_with_equal_func(build, k, g_str_equal, NULL))
+		g_ptr_array_insert(build, build->len - 1, g_strdup(k));
 }
 
 /* Every cell's scenario must load, so that a typo fails now and not after
@@ -299,6 +300,7 @@ static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cel
 		const IrqstormCell *cell = cells->pdata[c];
 		g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load(scenario, error);
 		g_autofree char *where = g_strdup_printf("cell %s: --set", cell->name);
+		g_autofree char *k = NULL;
 
 		if (!sc)
 			return FALSE;
@@ -312,8 +314,9 @@ static gboolean validate_cells(const char *scenario, char **sets, GPtrArray *cel
 			return FALSE;
 		if (build)
 			note_missing(build, sc);
-		if (!g_ptr_array_find_with_equal_func(flavours, sc->flavour, g_str_equal, NULL))
-			g_ptr_array_add(flavours, g_strdup(sc->flavour));
+		k = irqstorm_scenario_kernel_name(sc);
+		if (!g_ptr_array_find_with_equal_func(flavours, k, g_str_equal, NULL))
+			g_ptr_array_add(flavours, g_strdup(k));
 	}
 	return TRUE;
 }

@@ -35,12 +35,14 @@ char *irqstorm_guest_missing(const IrqstormRunSettings *set)
 	gboolean kernel = !present(set->kernel_dir, kname) ||
 			  !present(set->initrd_dir, iname);
 
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+
 	if (qemu && kernel)
-		return g_strdup_printf("QEMU and the %s kernel", sc->flavour);
+		return g_strdup_printf("QEMU and the %s kernel", k);
 	if (qemu)
 		return g_strdup("QEMU");
 	if (kernel)
-		return g_strdup_printf("the %s kernel", sc->flavour);
+		return g_strdup_printf("the %s kernel", k);
 	return NULL;
 }
 
@@ -93,7 +95,8 @@ gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
 			       const IrqstormRunSettings *set, GError **error)
 {
 	g_autofree char *missing = irqstorm_guest_missing(set);
-	const char *flavours[] = { set->scenario->flavour, NULL };
+	g_autofree char *k = irqstorm_scenario_kernel_name(set->scenario);
+	const char *flavours[] = { k, NULL };
 
 	if (!missing)
 		return TRUE;

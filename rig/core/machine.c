@@ -331,17 +331,32 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc)
 	return g_string_free(out, FALSE);
 }
 
-/* The kernel a run boots: its flavour's. */
+/* The kernel a run boots: its flavour's, of its source. */
 char *irqstorm_machine_kernel_name(const IrqstormScenario *sc)
 {
-	return g_strdup_printf("bzImage-%s", sc->flavour);
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+
+	return g_strdup_printf("bzImage-%s", k);
 }
 
-/* The initramfs a run boots: the flavour's, with cyclictest when asked. */
+/* The initramfs a run boots: its kernel's, with cyclictest when asked. */
 char *irqstorm_machine_initrd_name(const IrqstormScenario *sc)
 {
-	return g_strdup_printf("initramfs-%s%s.cpio.gz", sc->flavour,
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+
+	return g_strdup_printf("initramfs-%s%s.cpio.gz", k,
 			       sc->cyclictest ? "-cyclictest" : "");
+}
+
+char *irqstorm_machine_kernel_file(const IrqstormScenario *sc, const char *what)
+{
+	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+
+	if (!strcmp(what, "identity"))
+		return g_strdup_printf("kernel-%s-identity", k);
+	if (!strcmp(what, "ko"))
+		return g_strdup_printf("irqstorm-%s.ko", k);
+	return g_strdup_printf("%s-%s", what, k);
 }
 
 /* argv as one line a user can paste into a POSIX shell. */

@@ -30,6 +30,13 @@ char *irqstorm_machine_guest_conf(const IrqstormScenario *sc);
 #define IRQSTORM_MACHINE_QEMU_NAME "qemu-system-x86_64"
 char *irqstorm_machine_kernel_name(const IrqstormScenario *sc);
 char *irqstorm_machine_initrd_name(const IrqstormScenario *sc);
+
+/*
+ * Another file the kernel build gives sc's kernel (scripts/build-kernel.sh):
+ * what is "identity" (kernel-K-identity), "ko" (irqstorm-K.ko) or a prefix
+ * ("System.map", "vmlinux": System.map-K), K its kernel name.
+ */
+char *irqstorm_machine_kernel_file(const IrqstormScenario *sc, const char *what);
 char *irqstorm_argv_to_shell(const char *const *argv);
 
 #endif /* IRQSTORM_MACHINE_H */

@@ -61,10 +61,11 @@ static char *mode_text(const IrqstormRunSettings *set)
 static char *what_ran(const IrqstormScenario *sc)
 {
 	GString *s = g_string_new(sc->path);
+	g_autofree char *kname = irqstorm_scenario_kernel_name(sc);
 
 	if (sc->profile)
 		g_string_append_printf(s, ", profile %s", sc->profile);
-	g_string_append_printf(s, ", %s kernel", sc->flavour);
+	g_string_append_printf(s, ", %s kernel", kname);
 	for (guint i = 0, n = 0; i < sc->overrides->len; i++) {
 		const char *o = sc->overrides->pdata[i];
 

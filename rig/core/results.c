@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "machine.h"
 #include "marker.h"
 #include "output.h"
 #include "stages.h"
@@ -80,7 +81,7 @@ static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
 	const IrqstormScenario *sc = res->set->scenario;
 	g_autofree char *path = g_build_filename(res->set->out_dir,
 						 IRQSTORM_RT_TESTS_FILE, NULL);
-	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
+	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_autofree char *release = identity_value(res->set->kernel_dir, kid, "kernel-release");
 	g_autofree char *source = identity_value(res->set->kernel_dir, kid,
 						 "kernel-debian-source");

@@ -58,6 +58,7 @@ static const char *const threading_names[] = {
 static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
+static const char *const source_names[] = { "debian-6.12", "debian-6.1", NULL };
 /* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
 #define SECTION_NAME(id, name, help) name,
 static const char *const section_names[] = {
@@ -77,6 +78,7 @@ static const KeyDesc keys[] = {
 	{ "machine", "allow_smp_icount", KEY_BOOL, OFF(allow_smp_icount), 0, 0, NULL },
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
+	{ "kernel", "source", KEY_STRING, OFF(source), 0, 0, source_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
 	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names,
 	  PROP(PATTERN) },
@@ -148,6 +150,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->icount_shift = 3;
 	sc->seed = 1;
 	sc->flavour = g_strdup("rt");
+	sc->source = g_strdup("debian-6.12");
 	sc->cmdline = g_strdup("");
 	for (guint n = 0; n < NCH; n++) {
 		IrqstormChannelSpec *c = &sc->ch[n];
@@ -792,6 +795,10 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 				"(docs/determinism.md). Use cpus = 1, or icount = off, "
 				"or set allow_smp_icount = true to accept flagged results",
 				where, sc->cpus);
+	if (!strcmp(sc->source, "debian-6.1") && strcmp(sc->flavour, "dyn"))
+		return conflict(error, "%s: [kernel] source = debian-6.1 with flavour = %s: "
+				"Debian's linux-source-6.1 has no PREEMPT_RT (merged in "
+				"6.12); use flavour = dyn", where, sc->flavour);
 	if (sc->log_mb & (sc->log_mb - 1)) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
 			    "%s: [run] log_mb = %u: must be a power of two", where,
@@ -1236,6 +1243,13 @@ gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
 	return scenario_check(sc, where, error);
 }
 
+char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
+{
+	if (!strcmp(sc->source, "debian-6.1"))
+		return g_strconcat(sc->flavour, "-6.1", NULL);
+	return g_strdup(sc->flavour);
+}
+
 /* Apply a command-line override "group.key=value", then recheck the whole. */
 gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error)
@@ -1307,6 +1321,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 		return;
 	g_free(sc->path);
 	g_free(sc->flavour);
+	g_free(sc->source);
 	g_free(sc->cmdline);
 	g_free(sc->sync_irq);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)

@@ -108,6 +108,7 @@ typedef struct {
 
 	/* [kernel] */
 	char *flavour;			/* "rt" or "dyn" */
+	char *source;			/* "debian-6.12" or "debian-6.1" */
 	char *cmdline;			/* extra kernel boot options */
 
 	/* [channel0] .. [channel3] */
@@ -183,6 +184,13 @@ gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error);
 void irqstorm_scenario_free(IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
+
+/*
+ * The name the build gives the kernel a scenario boots, and its driver,
+ * initramfs and identity: the flavour ("rt", "dyn"), with "-6.1" for
+ * [kernel] source = debian-6.1 ("dyn-6.1").
+ */
+char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc);
 
 guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc);
 guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc);

@@ -10,6 +10,7 @@
 
 #include "irqstorm/abi.h"
 #include "json-build.h"
+#include "machine.h"
 #include "output.h"
 #include "stages.h"
 #include "summary-keys.h"
@@ -314,7 +315,7 @@ static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_co
 static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set)
 {
 	const IrqstormScenario *sc = set->scenario;
-	g_autofree char *kid = g_strdup_printf("kernel-%s-identity", sc->flavour);
+	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 
 	add_sysinfo(b, set);
