@@ -107,6 +107,33 @@ for c in "${CASES[@]}"; do
 	run_case "$c"
 done
 
+# ---- Linux 6.1 against 6.12 --------------------------------------------------
+# ide-pio's profiles on the dyn kernel again, on Debian's linux-source-6.1
+# ([kernel] source = debian-6.1), as the case ide-pio-6.1 of OUT.
+dyn_profiles() {	# CASE: its profiles that boot the dyn kernel, comma-separated
+	awk '/^\[profile\./ { p = substr($0, 10, length($0) - 10) }
+		/^kernel\.flavour = dyn$/ { print p }' "scenarios/$1.ini" | paste -sd, -
+}
+run_case_61() {
+	local c=ide-pio rc=0
+	rm -rf "${OUT:?}/$c-6.1"
+	if [ ${#MERGE[@]} -gt 0 ]; then
+		local d shards=()
+		for d in "${MERGE[@]}"; do shards+=("$d/$c-6.1"); done
+		"$IRQSTORM" merge "$OUT/$c-6.1" "${shards[@]}" >"$OUT/$c-6.1.log" 2>&1 || rc=$?
+	else
+		"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(dyn_profiles "$c")" \
+			--set kernel.source=debian-6.1 ${SHARD:+--shard "$SHARD"} \
+			--out "$OUT/$c-6.1" --jobs "$(nproc)" >"$OUT/$c-6.1.log" 2>&1 || rc=$?
+	fi
+	case $rc in
+	0 | 2 | 3) ;;
+	*) die "case $c on 6.1: irqstorm matrix/merge failed with exit status $rc (see $OUT/$c-6.1.log)" ;;
+	esac
+}
+log "case ide-pio on linux-source-6.1: $(dyn_profiles ide-pio)${SHARD:+, shard $SHARD}"
+run_case_61
+
 # ---- worst case by construction: triggered sweeps ----------------------------
 # Each kind of section on rt and on dyn booted with preempt=full, under a
 # hard-interrupt handler and a threaded one: `irqstorm sweep` of
@@ -318,6 +345,15 @@ log "explain: each case's worst event; the bh_off and preempt_off sweeps at $EXP
 for c in "${CASES[@]}"; do explain_case "$c"; done
 explain_sweep bh_off
 explain_sweep preempt_off
+# 6.1 against 6.12: the profile whose probe maximum moved the most, its
+# worst probe wake-up on each kernel.
+K61_PROFILE=$(for p in $(dyn_profiles ide-pio | tr , ' '); do
+	a=$(jq '.stages.probe.max' "$(cell ide-pio "$p")/summary.json")
+	b=$(jq '.stages.probe.max' "$OUT/ide-pio-6.1/profile=$p/summary.json")
+	awk -v p="$p" -v a="$a" -v b="$b" 'BEGIN { d = a - b; print (d < 0 ? -d : d), p }'
+done | sort -k1,1gr -k2 | head -n 1 | cut -d' ' -f2)
+explain "$(cell ide-pio "$K61_PROFILE")" "ide-pio-6.12-$K61_PROFILE" --stage probe --top 1
+explain "$OUT/ide-pio-6.1/profile=$K61_PROFILE" "ide-pio-6.1-$K61_PROFILE" --stage probe --top 1
 
 # ---- tables ----------------------------------------------------------------
 
@@ -465,6 +501,32 @@ table_explain() {
 			continue
 		fi
 		echo "| $c | \`$p\` | $(explained "$(cell "$c" "$p")")"
+	done
+}
+
+table_k61() {
+	local p a b
+	echo "| profile | kernel | done p99 / max (us), 6.12 | 6.1 | probe p99 / max (us), 6.12 | 6.1 |"
+	echo "|---|---|---:|---:|---:|---:|"
+	for p in $(dyn_profiles ide-pio | tr , ' '); do
+		a=$(cell ide-pio "$p")/summary.json
+		b=$OUT/ide-pio-6.1/profile=$p/summary.json
+		echo "| \`$p\` | dyn $(jq -r '.scenario' "$a" | sed -n 's/^cmdline = //p') |" \
+			"$(us .stages.done.p99 "$a") / $(us .stages.done.max "$a") |" \
+			"$(us .stages.done.p99 "$b") / $(us .stages.done.max "$b") |" \
+			"$(us .stages.probe.p99 "$a") / $(us .stages.probe.max "$a") |" \
+			"$(us .stages.probe.p99 "$b") / $(us .stages.probe.max "$b") |"
+	done
+}
+
+table_k61_explain() {
+	local d k
+	echo "| kernel | profile | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
+	echo "|---|---|---|---:|---:|---:|---:|---|"
+	for k in 6.12 6.1; do
+		d=$(cell ide-pio "$K61_PROFILE")
+		[ "$k" = 6.12 ] || d=$OUT/ide-pio-6.1/profile=$K61_PROFILE
+		echo "| $k | $K61_PROFILE | $(explained "$d")"
 	done
 }
 

@@ -10,6 +10,7 @@
 /* x86-64: user space ends here; kernel modules live above MODULES_VADDR. */
 #define USER_END 0x0000800000000000ull
 #define MODULES_VADDR 0xffffffffa0000000ull
+#define PAGE 4096ull
 
 typedef struct {
 	guint64 addr;		/* kernel: address; module: offset in .text */
@@ -179,12 +180,12 @@ guint irqstorm_symbols_place_module(IrqstormSymbols *s, const guint64 *starts,
 			guint64 base = starts[i] - off;
 			guint hits;
 
-			if (off > starts[i] || base < MODULES_VADDR)
+			/* The module's text is allocated in whole pages and
+			 * its .text comes first: only a page can be its base. */
+			if (off > starts[i] || base < MODULES_VADDR || (base & (PAGE - 1)))
 				continue;
 			hits = symbols_score(s, base, starts, n);
-			/* The more entries, then a page-aligned base. */
-			if (hits > best || (hits == best && hits && !(base & 0xfff) &&
-					    (s->module_base & 0xfff))) {
+			if (hits > best) {
 				best = hits;
 				s->module_base = base;
 			}

@@ -3,8 +3,9 @@
  * Guest code addresses to names: the kernel's text symbols from its
  * System.map and the irqstorm module's from its .ko. The module's load
  * address is not known outside the guest (no KASLR, but module memory is
- * allocated at run time); it is placed where the blocks seen executing in
- * module space start at the most of its functions' entries.
+ * allocated at run time); it is placed at the page where the blocks seen
+ * executing in module space start at the most of its functions' entries
+ * (its text is allocated in whole pages, .text first).
  */
 #ifndef IRQSTORM_RIG_SYMBOLS_H
 #define IRQSTORM_RIG_SYMBOLS_H
@@ -31,7 +32,8 @@ gboolean irqstorm_symbols_add_module(IrqstormSymbols *s, const char *ko,
 
 /*
  * Place the module from the start addresses of blocks seen executing (n of
- * them): at the address where the most of them are its functions' entries.
+ * them): at the page address where the most of them are its functions'
+ * entries.
  * Returns the number that are; 0 leaves it unplaced (its code then reads
  * as [unknown]).
  */
