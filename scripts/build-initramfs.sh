@@ -41,9 +41,17 @@ strip --strip-all --remove-section=.note.gnu.build-id -o "$tmp/irqstorm-guest" "
 # helper itself: a static x86_64 binary runs here as well as in the guest.
 "$tmp/irqstorm-guest" protocol >"$tmp/protocol.sh" ||
 	die "irqstorm-guest protocol failed"
-sed -e "s|@BUSYBOX@|$BUSYBOX|" -e "s|@INIT@|$IRQSTORM_TOP/guest-init/init|" \
+# Every packed file staged here with one fixed mtime: gen_init_cpio before
+# 6.12 (linux-source-6.1's) packs a file's own mtime whatever -t says, and
+# a checkout's or a build's time would change the archive's bytes, and so
+# the instructions the guest spends unpacking it.
+cp "$BUSYBOX" "$tmp/busybox"
+cp "$IRQSTORM_TOP/guest-init/init" "$tmp/init"
+cp "$(readlink -f "$mod")" "$tmp/irqstorm.ko"
+touch -d @0 "$tmp/busybox" "$tmp/init" "$tmp/irqstorm.ko" "$tmp/irqstorm-guest" "$tmp/protocol.sh"
+sed -e "s|@BUSYBOX@|$tmp/busybox|" -e "s|@INIT@|$tmp/init|" \
 	-e "s|@GUEST@|$tmp/irqstorm-guest|" -e "s|@PROTOCOL@|$tmp/protocol.sh|" \
-	-e "s|@MODULE@|$(readlink -f "$mod")|" \
+	-e "s|@MODULE@|$tmp/irqstorm.ko|" \
 	"$IRQSTORM_TOP/guest-init/initramfs.list.in" >"$tmp/list"
 "$gen" -t 0 "$tmp/list" | gzip -n -9 >"$tmp/initramfs.cpio.gz"
 
