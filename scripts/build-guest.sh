@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the guest parts into a meson build directory: QEMU with the device,
-# and for each FLAVOUR the kernel with the driver, then its initramfs.
+# and for each KERNEL the kernel with the driver, then its initramfs.
 #
-#   scripts/build-guest.sh BUILDDIR FLAVOUR...
+#   scripts/build-guest.sh BUILDDIR KERNEL[=TREE]...
+#
+# KERNEL as scripts/build-kernel.sh names it (rt, dyn, dyn-6.1, ...), with
+# =TREE for one built from a kernel tree of the user's.
 #
 # QEMU and the kernels build side by side: each has long single-threaded
 # steps (fetching and unpacking sources, configure, linking) that the other
@@ -15,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-USAGE="usage: build-guest.sh BUILDDIR FLAVOUR..."
+USAGE="usage: build-guest.sh BUILDDIR KERNEL[=TREE]..."
 [ -d "${1:?$USAGE}" ] || die "$1 is not a build directory (meson setup $1 first)"
 BUILD=$(cd "$1" && pwd)
 shift
@@ -24,10 +27,15 @@ helper=$BUILD/guest-init/irqstorm-guest
 S=$IRQSTORM_TOP/scripts
 
 kernels() {
-	local f
+	local f k
 	for f in "$@"; do
-		"$S/build-kernel.sh" "$f" "$BUILD/kernel-series"
-		"$S/build-initramfs.sh" "$f" "$BUILD/kernel-series" "$BUILD/guest-init" "$helper"
+		k=${f%%=*}
+		if [ "$k" = "$f" ]; then
+			"$S/build-kernel.sh" "$k" "$BUILD/kernel-series"
+		else
+			"$S/build-kernel.sh" "$k" "$BUILD/kernel-series" "${f#*=}"
+		fi
+		"$S/build-initramfs.sh" "$k" "$BUILD/kernel-series" "$BUILD/guest-init" "$helper"
 	done
 }
 
@@ -39,7 +47,7 @@ stop() {
 }
 
 start=$SECONDS
-log "building QEMU${*:+ and the kernel flavours $*} side by side"
+log "building QEMU${*:+ and the kernels $*} side by side"
 set -m
 "$S/build-qemu.sh" "$BUILD/qemu-device" &
 qemu=$!

@@ -1,32 +1,55 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build a guest kernel flavour and the irqstorm driver from Debian's
-# linux-source-6.12 (or 6.1), outside the repository.
+# linux-source-6.12 (or 6.1), or from a kernel tree of the user's, outside
+# the repository and never inside the user's tree.
 #
-#   scripts/build-kernel.sh KERNEL OUTDIR      (KERNEL: rt | dyn | dyn-6.1)
+#   scripts/build-kernel.sh KERNEL OUTDIR [TREE]
 #
-# KERNEL is a flavour (the config fragment), with -6.1 for Debian's
-# linux-source-6.1 instead of 6.12: kernel-series/ patches are for 6.12
-# and are applied only there; 6.1 has no PREEMPT_RT, so only dyn-6.1.
+# KERNEL names the flavour (the config fragment) and the source, as
+# irqstorm_scenario_kernel_name() makes it (docs/kernels.md):
+#   rt | dyn                 linux-source-6.12 with kernel-series/ applied
+#   dyn-6.1                  linux-source-6.1 as Debian ships it
+#   FLAVOUR-patches-none     linux-source-6.12 without kernel-series/
+#   FLAVOUR-tree-KEY         TREE (Linux 6.1 to 6.12) as it is, O= build
+#   FLAVOUR-tree-KEY-patches-ours   a copy of TREE with kernel-series/
 #
-# $IRQSTORM_CACHE/linux/src-<key>: the unpacked tree with kernel-series/
-#   applied (6.12); key hashes the source package version and the series.
+# $IRQSTORM_CACHE/linux/src-<key>: an unpacked Debian tree (with the series
+#   when asked); key hashes the source package version and the series.
 # $IRQSTORM_CACHE/linux/<kernel>-<key>: the O= build; key adds the config
 #   fragments. The driver is built against it (kbuild M=), incrementally.
+#   A user's tree keeps one build directory whatever its commit (the key
+#   has its path, not its state), so that the next state of the tree (a
+#   bisection step) rebuilds only what changed; the build is stamped with
+#   the tree's identity: its git commit and a hash of its uncommitted
+#   changes, or of its files when it is not a git work tree.
 # OUTDIR gets symlinks bzImage-KERNEL, irqstorm-KERNEL.ko, gen_init_cpio-KERNEL
-# (the tree's own initramfs tool), linux-source-KERNEL (the patched tree, for
+# (the tree's own initramfs tool), linux-source-KERNEL (the tree, for
 # its scripts/checkpatch.pl), System.map-KERNEL and vmlinux-KERNEL (for
 # irqstorm explain) and a text file kernel-KERNEL-identity.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${1:?usage: build-kernel.sh rt|dyn|dyn-6.1 OUTDIR}
-OUT=${2:?usage: build-kernel.sh rt|dyn|dyn-6.1 OUTDIR}
+USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, FLAVOUR-tree-KEY...)"
+KERNEL=${1:?$USAGE}
+OUT=${2:?$USAGE}
+TREE=${3:-}
 KS=$IRQSTORM_TOP/kernel-series
-case $KERNEL in
-*-6.1) FLAVOUR=${KERNEL%-6.1} pkg=linux-source-6.1 ;;
-*) FLAVOUR=$KERNEL pkg=linux-source-6.12 ;;
+name=$KERNEL patches_choice=default
+case $name in
+*-patches-ours) name=${name%-patches-ours} patches_choice=ours ;;
+*-patches-none) name=${name%-patches-none} patches_choice=none ;;
 esac
+case $name in
+*-tree-????????)
+	FLAVOUR=${name%-tree-*} pkg=tree
+	[ -n "$TREE" ] || die "$KERNEL is built from a kernel tree: give its path ($USAGE)"
+	[ "$patches_choice" != none ] || die "$KERNEL: a tree's default is patches = none already"
+	;;
+*-6.1) FLAVOUR=${name%-6.1} pkg=linux-source-6.1 ;;
+*) FLAVOUR=$name pkg=linux-source-6.12 ;;
+esac
+[ -z "$TREE" ] || [ "$pkg" = tree ] || die "$KERNEL is built from $pkg: no tree is given for it"
 FRAGS=("$KS/config/common.config" "$KS/config/$FLAVOUR.config")
 [ -f "${FRAGS[1]}" ] || die "unknown kernel flavour '$FLAVOUR' (no ${FRAGS[1]})"
 [ "$KERNEL" != rt-6.1 ] || die "linux-source-6.1 has no PREEMPT_RT (it was merged in 6.12): only dyn-6.1"
@@ -34,75 +57,109 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 MAKE=(make -s ARCH=x86_64 -j"$(nproc)")
 
-tarball=/usr/src/$pkg.tar.xz
-ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
-	die "$pkg is not installed (run scripts/bootstrap.sh)"
-[ -f "$tarball" ] || die "$tarball missing: reinstall $pkg"
+# A reproducible build (Documentation/kbuild/reproducible-builds.rst): the
+# version string carries no build time, user or host, so two builds of the
+# same inputs give the same bzImage and, under icount, the same guest timing.
+# The version string still names the source version (kernel-release).
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=irqstorm KBUILD_BUILD_HOST=irqstorm KBUILD_BUILD_VERSION=1
+buildenv="build=$KBUILD_BUILD_TIMESTAMP/$KBUILD_BUILD_USER@$KBUILD_BUILD_HOST#$KBUILD_BUILD_VERSION"
+mkdir -p "$IRQSTORM_CACHE/linux"
+exec 9>"$IRQSTORM_CACHE/linux/lock"
+flock 9
+
+# The series, when this kernel has it: ours on 6.12 by default, on a tree
+# when asked, never on 6.1.
 patches=()
 series=none
-if [ "$pkg" = linux-source-6.12 ]; then
-	read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
-	[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
-		die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
+if { [ "$pkg" = linux-source-6.12 ] && [ "$patches_choice" != none ]; } ||
+	[ "$patches_choice" = ours ]; then
 	read_series "$KS/series" "$KS/patches"
 	patches=("${SERIES_PATCHES[@]}")
 	series=$KS/series
 fi
 
-# A reproducible build (Documentation/kbuild/reproducible-builds.rst): the
-# version string carries no build time, user or host, so two builds of the
-# same inputs give the same bzImage and, under icount, the same guest timing.
-# The version string still names the Debian source version (kernel-release).
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
-export KBUILD_BUILD_USER=irqstorm KBUILD_BUILD_HOST=irqstorm KBUILD_BUILD_VERSION=1
-
-srckey=$(hash_inputs "$pkg=$ver" "$series" "${patches[@]}")
-src=$IRQSTORM_CACHE/linux/src-$srckey
-bkey=$(hash_inputs "$srckey" "${FRAGS[@]}" \
-	"build=$KBUILD_BUILD_TIMESTAMP/$KBUILD_BUILD_USER@$KBUILD_BUILD_HOST#$KBUILD_BUILD_VERSION")
-obj=$IRQSTORM_CACHE/linux/$KERNEL-$bkey
-mkdir -p "$IRQSTORM_CACHE/linux"
-exec 9>"$IRQSTORM_CACHE/linux/lock"
-flock 9
-
-if [ ! -f "$src/.irqstorm-ready" ]; then
-	rm -rf "$src" "$src.tmp"
-	mkdir -p "$src.tmp"
-	run_progress "unpacking $pkg $ver into $src" "$IRQSTORM_CACHE/linux/unpack.log" none \
-		tar xJf "$tarball" -C "$src.tmp" --strip-components=1 ||
-		die "cannot unpack $tarball; see $IRQSTORM_CACHE/linux/unpack.log"
-	apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
-	mv "$src.tmp" "$src"
-	touch "$src/.irqstorm-ready"
+if [ "$pkg" = tree ]; then
+	. "$IRQSTORM_TOP/scripts/kernel-tree.sh"
+	tree_check "$TREE" "$FLAVOUR"
+	TREE=$(cd "$TREE" && pwd -P)
+	tree_identity "$TREE"	# TREE_ID and what tree_identity_lines prints
+	src=$TREE
+	if [ "${#patches[@]}" -gt 0 ]; then
+		# Never into the user's tree: a copy, refreshed from it each time
+		# (times kept, so make rebuilds only what changed), then patched.
+		src=$IRQSTORM_CACHE/linux/tree-$(hash_inputs "$TREE")-ours
+		tree_copy "$TREE" "$src"
+		apply_patches "$src" "$TREE (Linux $TREE_VERSION)" "${patches[@]}"
+	fi
+	bkey=$(hash_inputs "tree=$TREE" "$series" "${patches[@]}" "${FRAGS[@]}" "$buildenv")
+	stamp=$(hash_inputs "$TREE_ID" "$series" "${patches[@]}")
+else
+	tarball=/usr/src/$pkg.tar.xz
+	ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
+		die "$pkg is not installed (run scripts/bootstrap.sh)"
+	[ -f "$tarball" ] || die "$tarball missing: reinstall $pkg"
+	if [ "${#patches[@]}" -gt 0 ]; then
+		read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
+		[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
+			die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
+	fi
+	srckey=$(hash_inputs "$pkg=$ver" "$series" "${patches[@]}")
+	src=$IRQSTORM_CACHE/linux/src-$srckey
+	srcdesc="$pkg $ver"
+	bkey=$(hash_inputs "$srckey" "${FRAGS[@]}" "$buildenv")
+	stamp=debian
+	if [ ! -f "$src/.irqstorm-ready" ]; then
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		run_progress "unpacking $pkg $ver into $src" "$IRQSTORM_CACHE/linux/unpack.log" none \
+			tar xJf "$tarball" -C "$src.tmp" --strip-components=1 ||
+			die "cannot unpack $tarball; see $IRQSTORM_CACHE/linux/unpack.log"
+		apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
+		mv "$src.tmp" "$src"
+		touch "$src/.irqstorm-ready"
+	fi
 fi
+obj=$IRQSTORM_CACHE/linux/$KERNEL-$bkey
 
-if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
-	log "configuring the $FLAVOUR kernel in $obj (tinyconfig + fragments)"
-	rm -rf "$obj"
-	mkdir -p "$obj"
-	"${MAKE[@]}" -C "$src" O="$obj" tinyconfig >"$obj/config.log" 2>&1
-	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${FRAGS[@]}") \
-		>>"$obj/config.log" 2>&1
-	"${MAKE[@]}" -C "$src" O="$obj" olddefconfig >>"$obj/config.log" 2>&1
-	# Every requested option must have survived: no silent drops.
-	bad=()
+# Every requested option must have survived: no silent drops.
+check_config() {
+	local line bad=()
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || bad+=("$line") ;;
 		esac
 	done < <(cat "${FRAGS[@]}")
 	[ "${#bad[@]}" -eq 0 ] || die "kernel config dropped: ${bad[*]} (see $obj/config.log)"
+}
+
+if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
+	log "configuring the $FLAVOUR kernel in $obj (tinyconfig + fragments)"
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	{ "${MAKE[@]}" -C "$src" O="$obj" tinyconfig >"$obj/config.log" 2>&1 &&
+		(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${FRAGS[@]}") \
+		>>"$obj/config.log" 2>&1 &&
+		"${MAKE[@]}" -C "$src" O="$obj" olddefconfig >>"$obj/config.log" 2>&1; } ||
+		die "configuring the kernel failed; see $obj/config.log"
+	check_config
 	touch "$obj/.irqstorm-configured"
 fi
 
-# A finished build is stamped: the tree changes only with its key, so a
-# warm run skips make (a no-op make of the tree costs seconds per flavour).
-if [ ! -f "$obj/.irqstorm-built" ]; then
+# A finished build is stamped: a Debian tree changes only with its key, so
+# a warm run skips make (a no-op make of the tree costs seconds per
+# flavour); a user's tree is built again (incrementally) when its identity
+# is not the stamp's.
+if [ ! -f "$obj/.irqstorm-built" ] || { [ "$pkg" = tree ] && [ "$(cat "$obj/.irqstorm-built")" != "$stamp" ]; }; then
+	rm -f "$obj/.irqstorm-built"
 	# kbuild's one line per file (no -s) is what the progress counts.
 	run_progress "building the $FLAVOUR kernel in $obj" "$obj/build.log" kbuild \
 		make ARCH=x86_64 -j"$(nproc)" --no-print-directory -C "$src" O="$obj" bzImage modules ||
 		{ grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60 >&2; die "kernel build failed; see $obj/build.log"; }
-	touch "$obj/.irqstorm-built"
+	# A tree's Kconfig may have changed since it was configured: make
+	# synced the configuration; the fragments must still hold.
+	check_config
+	echo "$stamp" >"$obj/.irqstorm-built"
 fi
 
 # The driver: staged beside the build (kbuild writes objects next to the
@@ -113,7 +170,10 @@ for f in "$KS"/driver/*; do
 	sync_file "$f" "$mod/${f##*/}"
 done
 drvhash=$(cat "$KS"/driver/* "$IRQSTORM_TOP"/include/irqstorm/*.h | sha256sum | cut -c1-16)
-if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvhash" ]; then
+# Against a tree, rebuilt with the kernel: a module is for one build.
+drvstamp=$drvhash
+[ "$pkg" != tree ] || drvstamp="$drvhash $stamp"
+if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvstamp" ]; then
 	rm -f "$mod/.irqstorm-built"
 	"${MAKE[@]}" -C "$obj" M="$mod" IRQSTORM_INCLUDE="$IRQSTORM_TOP/include" W=1 modules \
 		>"$mod/build.log" 2>&1 ||
@@ -122,13 +182,20 @@ if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvhash" ]; then
 		cat "$mod/build.log" >&2
 		die "driver build has warnings"
 	fi
-	echo "$drvhash" >"$mod/.irqstorm-built"
+	echo "$drvstamp" >"$mod/.irqstorm-built"
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
-printf 'kernel-debian-source=%s %s\nkernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\n' \
-	"$pkg" "$ver" "$release" "$FLAVOUR" "$bkey" "$drvhash" \
-	"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" >"$obj/identity.tmp"
+{
+	if [ "$pkg" = tree ]; then
+		tree_identity_lines
+	else
+		printf 'kernel-debian-source=%s\n' "$srcdesc"
+	fi
+	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\n' \
+		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
+		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)"
+} >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"
 link_artifact "$mod/irqstorm.ko" "$OUT/irqstorm-$KERNEL.ko"

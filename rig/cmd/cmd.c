@@ -306,24 +306,38 @@ IrqstormGuestBuilder irqstorm_cmd_guest_builder(void)
  * The run, then its results judged, written (summary.json records the
  * exit status) and, unless quiet, printed.
  */
+IrqstormResults *irqstorm_cmd_run_results(const IrqstormRunSettings *set, int *code,
+					  GError **error)
+{
+	g_autoptr(IrqstormResults) res = NULL;
+	IrqstormRunOutcome *outcome = irqstorm_run(set, error);
+
+	if (!outcome)
+		return NULL;
+	res = irqstorm_results_evaluate(set, outcome);
+	*code = irqstorm_exit_code(res->checks->verdict);
+	if (!irqstorm_results_write(res, *code, error)) {
+		/* What was measured is still worth seeing. */
+		if (!set->quiet)
+			irqstorm_results_print(res, stdout);
+		return NULL;
+	}
+	return g_steal_pointer(&res);
+}
+
 int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 				const IrqstormGuestBuilder *builder)
 {
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormResults) res = NULL;
-	IrqstormRunOutcome *outcome;
-	gboolean written;
 	int code;
 
 	if (builder && !irqstorm_guest_ensure(builder, set, &err))
 		return irqstorm_cmd_fail("%s", err->message);
-	outcome = irqstorm_run(set, &err);
-	if (!outcome)
+	res = irqstorm_cmd_run_results(set, &code, &err);
+	if (!res)
 		return irqstorm_cmd_fail("%s", err->message);
-	res = irqstorm_results_evaluate(set, outcome);
-	code = irqstorm_exit_code(res->checks->verdict);
-	written = irqstorm_results_write(res, code, &err);
 	if (!set->quiet)
 		irqstorm_results_print(res, stdout);
-	return written ? code : irqstorm_cmd_fail("%s", err->message);
+	return code;
 }

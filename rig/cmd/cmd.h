@@ -23,6 +23,7 @@
 
 #include "core/checks.h"
 #include "core/guest-build.h"
+#include "core/results.h"
 
 G_BEGIN_DECLS
 
@@ -48,11 +49,21 @@ int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
 int irqstorm_cmd_merge(int argc, char **argv);		/* merge.c */
 int irqstorm_cmd_sweep(int argc, char **argv);		/* sweep.c */
 int irqstorm_cmd_explain(int argc, char **argv);	/* explain.c */
+int irqstorm_cmd_bisect_step(int argc, char **argv);	/* bisect-step.c */
+
+/*
+ * The run of set, its results judged and written (summary.json records the
+ * exit status, also returned in *code): the results, or NULL when the run
+ * could not be made or its results not written. Every command that runs
+ * a scenario runs it through this.
+ */
+IrqstormResults *irqstorm_cmd_run_results(const IrqstormRunSettings *set, int *code,
+					  GError **error);
 
 /*
  * The run of set (after building the guest parts it lacks, with builder if
- * given), its results judged, written (summary.json records the exit
- * status) and, unless quiet, printed: the run's exit status.
+ * given), through irqstorm_cmd_run_results(), and unless quiet printed:
+ * the run's exit status.
  */
 int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 				const IrqstormGuestBuilder *builder);

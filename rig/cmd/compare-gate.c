@@ -33,28 +33,37 @@ static gboolean gate_fail(GError **error, const char *text, const char *why)
 	return FALSE;
 }
 
+const char *compare_stat_parse(const char *text, char **stage, IrqstormStat *stat)
+{
+	g_autofree char *s = g_strstrip(g_strdup(text));
+	/* The stat follows the first dot: p99.9 keeps its own. */
+	char *dot = strchr(s, '.');
+
+	if (!dot || dot == s || !dot[1])
+		return "not STAGE.STAT";
+	*dot = '\0';
+	if (!stat_named(dot + 1, stat))
+		return "no such statistic";
+	*stage = g_strdup(s);
+	return NULL;
+}
+
 gboolean compare_gate_parse(const char *text, CompareGate *g, GError **error)
 {
 	g_auto(GStrv) sides = g_strsplit(text, ">", -1);
-	g_autofree char *left = NULL;
-	char *dot, *end;
+	const char *why;
+	char *end;
 	double ratio;
 
 	if (g_strv_length(sides) != 2)
 		return gate_fail(error, text, "needs exactly one '>'");
-	left = g_strstrip(g_strdup(sides[0]));
-	/* The stat follows the first dot: p99.9 keeps its own. */
-	dot = strchr(left, '.');
-	if (!dot || dot == left || !dot[1])
-		return gate_fail(error, text, "the left side is not STAGE.STAT");
-	*dot = '\0';
-	if (!stat_named(dot + 1, &g->stat))
-		return gate_fail(error, text, "no such statistic");
+	why = compare_stat_parse(sides[0], &g->stage, &g->stat);
+	if (why)
+		return gate_fail(error, text, why);
 	ratio = g_ascii_strtod(g_strstrip(sides[1]), &end);
 	if (end == sides[1] || *end || !isfinite(ratio) || ratio <= 0)
 		return gate_fail(error, text, "the ratio is not a positive number");
 	g->text = g_strdup(text);
-	g->stage = g_strdup(left);
 	g->ratio = ratio;
 	return TRUE;
 }

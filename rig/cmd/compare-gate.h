@@ -24,6 +24,10 @@ typedef struct {
 
 void compare_gate_clear(CompareGate *g);
 
+/* "done.p99" (spaces around it ignored; STAT a summary.json key or its
+ * title: p99_9 or p99.9) into a new *stage and *stat; NULL, or why not. */
+const char *compare_stat_parse(const char *text, char **stage, IrqstormStat *stat);
+
 /* "done.p99 > 1.10" (spaces optional; STAT a summary.json key or its
  * title: p99_9 or p99.9) into *g; an error that says what is wrong. */
 gboolean compare_gate_parse(const char *text, CompareGate *g, GError **error);

@@ -61,7 +61,7 @@ int explain_gdb(const ExplainSource *src, const struct irqstorm_record *r,
 	g_autofree char *vmlinux = g_build_filename(IRQSTORM_KERNEL_DIR, vmlinux_name, NULL);
 	g_autofree char *pause = NULL, *gdbstub = NULL, *notice = NULL;
 	g_autoptr(IrqstormResults) res = NULL;
-	IrqstormRunOutcome *outcome;
+	int code;
 	guint64 t;
 	guint16 port = free_port();
 
@@ -94,11 +94,8 @@ int explain_gdb(const ExplainSource *src, const struct irqstorm_record *r,
 		       "point).\nDetach or quit gdb to let the run finish (its results: %s).\n",
 		       r->seq, at, t, vmlinux, port, dir);
 		fflush(stdout);
-		outcome = irqstorm_run(&set, &err);
-		if (!outcome)
-			return irqstorm_cmd_fail("%s", err->message);
-		res = irqstorm_results_evaluate(&set, outcome);
-		if (!irqstorm_results_write(res, irqstorm_exit_code(res->checks->verdict), &err))
+		res = irqstorm_cmd_run_results(&set, &code, &err);
+		if (!res)
 			return irqstorm_cmd_fail("%s", err->message);
 		return res->outcome->guest_shutdown ? IRQSTORM_EXIT_PASSED : IRQSTORM_EXIT_ERROR;
 	}

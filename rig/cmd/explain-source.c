@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/identity.h"
 #include "core/machine.h"
 #include "core/records.h"
 
@@ -54,31 +55,25 @@ static JsonNode *read_json(const char *path, GError **error)
 static void identity_diff(JsonObject *summary, const char *name, const char *dir,
 			  const char *file, GString *diff)
 {
-	g_autofree char *path = g_build_filename(dir, file, NULL);
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_auto(GStrv) id = irqstorm_identity_read(dir, file);
 	JsonObject *was = json_object_has_member(summary, name) ?
 			  json_object_get_object_member(summary, name) : NULL;
 
-	if (!was || !g_file_get_contents(path, &text, NULL, NULL)) {
+	if (!was || !id) {
+		g_autofree char *path = g_build_filename(dir, file, NULL);
+
 		g_string_append_printf(diff, "%s%s (no %s)", diff->len ? ", " : "",
 				       name, was ? path : "identity in summary.json");
 		return;
 	}
-	lines = g_strsplit(text, "\n", -1);
-	for (guint i = 0; lines[i]; i++) {
-		char *eq = strchr(lines[i], '=');
-		const char *old;
+	for (gsize i = 0; id[i] && id[i + 1]; i += 2) {
+		const char *old = json_object_has_member(was, id[i]) ?
+				  json_object_get_string_member(was, id[i]) : NULL;
 
-		if (!eq)
-			continue;
-		*eq = '\0';
-		old = json_object_has_member(was, lines[i]) ?
-		      json_object_get_string_member(was, lines[i]) : NULL;
-		if (!old || strcmp(old, eq + 1))
+		if (!old || strcmp(old, id[i + 1]))
 			g_string_append_printf(diff, "%s%s (run: %s, now: %s)",
-					       diff->len ? ", " : "", lines[i],
-					       old ? old : "none", eq + 1);
+					       diff->len ? ", " : "", id[i],
+					       old ? old : "none", id[i + 1]);
 	}
 }
 

@@ -119,16 +119,13 @@ static gboolean rerun(const ExplainSource *src, const char *dir,
 		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
 		.quiet = TRUE, .csv = TRUE, .qemu_args = qemu_args,
 	};
-	g_autoptr(IrqstormRunOutcome) outcome = NULL;
 	g_autoptr(IrqstormResults) res = NULL;
+	int code;
 
 	fprintf(stderr, "explain: rerunning %s with the explain plugin into %s\n",
 		src->dir, dir);
-	outcome = irqstorm_run(&set, error);
-	if (!outcome)
-		return FALSE;
-	res = irqstorm_results_evaluate(&set, g_steal_pointer(&outcome));
-	if (!irqstorm_results_write(res, irqstorm_exit_code(res->checks->verdict), error))
+	res = irqstorm_cmd_run_results(&set, &code, error);
+	if (!res)
 		return FALSE;
 	if (!res->checks->complete) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -256,22 +253,11 @@ static gboolean ensure_parts(const IrqstormScenario *sc, GError **error)
 {
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	IrqstormRunSettings set = {
-		.qemu_dir = IRQSTORM_QEMU_DIR, .kernel_dir = IRQSTORM_KERNEL_DIR,
-		.initrd_dir = IRQSTORM_INITRD_DIR,
+		.scenario = sc, .qemu_dir = IRQSTORM_QEMU_DIR,
+		.kernel_dir = IRQSTORM_KERNEL_DIR, .initrd_dir = IRQSTORM_INITRD_DIR,
 	};
-	g_autofree char *map_name = NULL, *map = NULL, *so = NULL;
-	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
-	const char *flavours[2] = { k, NULL };
 
-	set.scenario = sc;
-	if (!irqstorm_guest_ensure(&builder, &set, error))
-		return FALSE;
-	map_name = irqstorm_machine_kernel_file(sc, "System.map");
-	map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
-	so = g_build_filename(IRQSTORM_QEMU_DIR, IRQSTORM_EXPLAIN_PLUGIN, NULL);
-	if (g_file_test(map, G_FILE_TEST_EXISTS) && g_file_test(so, G_FILE_TEST_EXISTS))
-		return TRUE;
-	return irqstorm_guest_build(&builder, flavours, error);
+	return irqstorm_guest_ensure(&builder, &set, error);
 }
 
 /* The events analysed from the trace, written, and printed a line each. */

@@ -25,7 +25,7 @@ typedef struct {
 static const Command commands[] = {
 	{ "run", "SCENARIO", "boot the guest, storm, measure, write results",
 	  irqstorm_cmd_run },
-	{ "matrix", "SCENARIO --vary K=V1,V2", "run every combination of scenario values",
+	{ "matrix", "SCENARIO --vary K=V1,V2", "every combination of scenario values",
 	  irqstorm_cmd_matrix },
 	{ "merge", "OUT DIR...", "put the shards of a matrix (--shard I/N) together",
 	  irqstorm_cmd_merge },
@@ -34,6 +34,8 @@ static const Command commands[] = {
 	{ "explain", "RESULT_DIR", "replay a run, name the guest code behind its outliers",
 	  irqstorm_cmd_explain },
 	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
+	{ "bisect-step", "SCENARIO --tree DIR", "one step of git bisect run on a kernel tree",
+	  irqstorm_cmd_bisect_step },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
 	  irqstorm_cmd_plot },
 };
@@ -45,7 +47,7 @@ static void print_usage(FILE *f)
 		"interrupt handlers do to latency in a Linux guest, stage by stage.\n\n"
 		"Commands:\n");
 	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(f, "  %-7s %-24s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  %-11s %-24s %s\n", commands[i].name, commands[i].args,
 			commands[i].summary);
 	fprintf(f, "\n'irqstorm COMMAND --help' or 'irqstorm help COMMAND' explains "
 		"each command.\n"

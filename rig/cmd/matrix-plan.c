@@ -276,7 +276,8 @@ static gboolean own_parts(char **passthrough)
 	       !option_value(passthrough, "--initrd-dir", NULL);
 }
 
-/* Add sc's flavour to build when its parts are missing. */
+/* Add sc's kernel to build when its parts are missing, or when it is
+ * built from a user's tree (checked, and built again where it changed). */
 static void note_missing(GPtrArray *build, const IrqstormScenario *sc)
 {
 	const IrqstormRunSettings set = {
@@ -285,9 +286,12 @@ static void note_missing(GPtrArray *build, const IrqstormScenario *sc)
 	};
 	g_autofree char *missing = irqstorm_guest_missing(&set);
 	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
+	const char *tree = irqstorm_scenario_kernel_tree(sc);
+	g_autofree char *spec = tree ? g_strdup_printf("%s=%s", k, tree) : g_strdup(k);
 
-	if (missing && !g_ptr_array_find_with_equal_func(build, k, g_str_equal, NULL))
-		g_ptr_array_insert(build, build->len - 1, g_strdup(k));
+	if ((missing || tree) &&
+	    !g_ptr_array_find_with_equal_func(build, spec, g_str_equal, NULL))
+		g_ptr_array_insert(build, build->len - 1, g_strdup(spec));
 }
 
 /* Every cell's scenario must load, so that a typo fails now and not after

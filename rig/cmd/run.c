@@ -37,6 +37,9 @@ static const char run_description[] =
 	"Without --qemu-dir, --kernel-dir and --initrd-dir, a part this run needs\n"
 	"that the build directory lacks (QEMU, the scenario's kernel flavour and\n"
 	"its initramfs) is built first, with its progress on stderr, and cached.\n"
+	"A kernel from your own tree ([kernel] source = PATH, Linux 6.1 to 6.12)\n"
+	"is checked at every run and rebuilt, incrementally, where the tree\n"
+	"changed; the tree itself is never written to (docs/kernels.md).\n"
 	"\n"
 	"Exit status: 0 passed, 1 error or incomplete run or failed cross-check,\n"
 	"2 a scenario threshold was exceeded, 3 the guest stalled (an i8042\n"
@@ -47,7 +50,8 @@ static const char run_description[] =
 	"Examples:\n"
 	"  irqstorm run scenarios/default.ini\n"
 	"  irqstorm run scenarios/default.ini --out results/fast --set channel0.rate=20000\n"
-	"  irqstorm run scenarios/default.ini --set channel0.threading=hardirq --duration 5\n";
+	"  irqstorm run scenarios/default.ini --set channel0.threading=hardirq --duration 5\n"
+	"  irqstorm run scenarios/ide-pio.ini --set kernel.flavour=dyn --set kernel.source=../linux\n";
 
 /* The shortcut options of `run`, each a scenario key. */
 typedef struct {

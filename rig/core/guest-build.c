@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "guest-build.h"
+#include "irqstorm/explain.h"
 #include "machine.h"
 
 /*
@@ -26,13 +27,20 @@ static gboolean present(const char *dir, const char *name)
 	return stat(path, &st) == 0 || errno != ENOENT;	/* follows the link */
 }
 
+/*
+ * Every part the builds make together counts: a build directory made
+ * before explain existed has no plugin and no System.map, and gets them.
+ */
 char *irqstorm_guest_missing(const IrqstormRunSettings *set)
 {
 	const IrqstormScenario *sc = set->scenario;
 	g_autofree char *kname = irqstorm_machine_kernel_name(sc);
 	g_autofree char *iname = irqstorm_machine_initrd_name(sc);
-	gboolean qemu = !present(set->qemu_dir, IRQSTORM_MACHINE_QEMU_NAME);
+	g_autofree char *map = irqstorm_machine_kernel_file(sc, "System.map");
+	gboolean qemu = !present(set->qemu_dir, IRQSTORM_MACHINE_QEMU_NAME) ||
+			!present(set->qemu_dir, IRQSTORM_EXPLAIN_PLUGIN);
 	gboolean kernel = !present(set->kernel_dir, kname) ||
+			  !present(set->kernel_dir, map) ||
 			  !present(set->initrd_dir, iname);
 
 	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
@@ -91,17 +99,29 @@ gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
 	return TRUE;
 }
 
+/*
+ * A user's tree is built every time (the build script makes that a check
+ * when the tree has not changed, and an incremental build when it has);
+ * the Debian kernels only when missing.
+ */
 gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
 			       const IrqstormRunSettings *set, GError **error)
 {
 	g_autofree char *missing = irqstorm_guest_missing(set);
 	g_autofree char *k = irqstorm_scenario_kernel_name(set->scenario);
-	const char *flavours[] = { k, NULL };
+	const char *tree = irqstorm_scenario_kernel_tree(set->scenario);
+	g_autofree char *spec = tree ? g_strdup_printf("%s=%s", k, tree) : g_strdup(k);
+	const char *kernels[] = { spec, NULL };
 
+	if (tree) {
+		g_printerr("irqstorm: checking the %s kernel against %s (built "
+			   "again where the tree changed)\n", k, tree);
+		return irqstorm_guest_build(b, kernels, error);
+	}
 	if (!missing)
 		return TRUE;
 	g_printerr("irqstorm: %s not built yet: building now into %s, cached "
 		   "after (a first build takes minutes; docs/building.md)\n",
 		   missing, b->build_dir);
-	return irqstorm_guest_build(b, flavours, error);
+	return irqstorm_guest_build(b, kernels, error);
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "identity.h"
 #include "machine.h"
 #include "marker.h"
 #include "output.h"
@@ -56,23 +57,6 @@ static char *own_cmdline(void)
 	return g_steal_pointer(&text);
 }
 
-/* The value of key in an identity file (key=value lines), or NULL. */
-static char *identity_value(const char *dir, const char *file, const char *key)
-{
-	g_autofree char *path = g_build_filename(dir, file, NULL);
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
-	gsize klen = strlen(key);
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	for (gsize i = 0; lines[i]; i++)
-		if (!strncmp(lines[i], key, klen) && lines[i][klen] == '=')
-			return g_strdup(lines[i] + klen + 1);
-	return NULL;
-}
-
 /* rt-tests.json: the stages of all channels, as cyclictest's threads; the
  * system it describes is the guest. */
 static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
@@ -82,9 +66,9 @@ static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
 	g_autofree char *path = g_build_filename(res->set->out_dir,
 						 IRQSTORM_RT_TESTS_FILE, NULL);
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
-	g_autofree char *release = identity_value(res->set->kernel_dir, kid, "kernel-release");
-	g_autofree char *source = identity_value(res->set->kernel_dir, kid,
-						 "kernel-debian-source");
+	g_auto(GStrv) id = irqstorm_identity_read(res->set->kernel_dir, kid);
+	const char *release = irqstorm_identity_get(id, "kernel-release");
+	g_autofree char *source = irqstorm_identity_kernel_source(id);
 	g_autofree char *version = g_strdup_printf("irqstorm guest, %s kernel, %s", sc->flavour,
 						   source ? source : "unknown source");
 	g_autofree char *cmdline = own_cmdline();

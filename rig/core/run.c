@@ -27,6 +27,7 @@
 #include "collect.h"
 #include "counters.h"
 #include "files.h"
+#include "identity.h"
 #include "launch.h"
 #include "machine.h"
 #include "marker.h"
@@ -606,23 +607,13 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 /* Does the qemu-identity in dir name our icount fix among its qemu-fixes? */
 static gboolean qemu_has_icount_fix(const char *dir)
 {
-	g_autofree char *path = g_build_filename(dir, "qemu-identity", NULL);
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_auto(GStrv) id = irqstorm_identity_read(dir, "qemu-identity");
+	const char *list = irqstorm_identity_get(id, "qemu-fixes");
+	g_auto(GStrv) fixes = list ? g_strsplit(list, " ", -1) : NULL;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return FALSE;
-	lines = g_strsplit(text, "\n", -1);
-	for (gsize i = 0; lines[i]; i++) {
-		g_auto(GStrv) fixes = NULL;
-
-		if (!g_str_has_prefix(lines[i], "qemu-fixes="))
-			continue;
-		fixes = g_strsplit(lines[i] + strlen("qemu-fixes="), " ", -1);
-		for (gsize f = 0; fixes[f]; f++)
-			if (strstr(fixes[f], IRQSTORM_QEMU_ICOUNT_FIX))
-				return TRUE;
-	}
+	for (gsize f = 0; fixes && fixes[f]; f++)
+		if (strstr(fixes[f], IRQSTORM_QEMU_ICOUNT_FIX))
+			return TRUE;
 	return FALSE;
 }
 

@@ -27,6 +27,7 @@ typedef enum {
 	KEY_SECONDS,	/* decimal seconds -> ms (guint64) */
 	KEY_MICROS,	/* decimal microseconds -> ns (guint64) */
 	KEY_OPT_INT,	/* "none" (IRQSTORM_NONE) or an int in [min, max] */
+	KEY_SOURCE,	/* one of choices, or a path (with a '/'), made absolute */
 } KeyType;
 
 typedef struct {
@@ -59,6 +60,7 @@ static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL 
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
 static const char *const source_names[] = { "debian-6.12", "debian-6.1", NULL };
+static const char *const patches_names[] = { "default", "ours", "none", NULL };
 /* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
 #define SECTION_NAME(id, name, help) name,
 static const char *const section_names[] = {
@@ -78,7 +80,8 @@ static const KeyDesc keys[] = {
 	{ "machine", "allow_smp_icount", KEY_BOOL, OFF(allow_smp_icount), 0, 0, NULL },
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
-	{ "kernel", "source", KEY_STRING, OFF(source), 0, 0, source_names },
+	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, source_names },
+	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, patches_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
 	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names,
 	  PROP(PATTERN) },
@@ -151,6 +154,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->seed = 1;
 	sc->flavour = g_strdup("rt");
 	sc->source = g_strdup("debian-6.12");
+	sc->patches = g_strdup("default");
 	sc->cmdline = g_strdup("");
 	for (guint n = 0; n < NCH; n++) {
 		IrqstormChannelSpec *c = &sc->ch[n];
@@ -441,6 +445,32 @@ static gboolean check_string(const KeyDesc *k, const char *value, char **why)
 	return !k->choices || parse_choice(k, value, &idx, why);
 }
 
+/*
+ * A kernel source: one of the names, or a path to the user's tree (it
+ * has a '/': "./linux" for one in the current directory), kept absolute
+ * so that the effective scenario names the same tree from anywhere. The
+ * tree itself is checked by the build (scripts/build-kernel.sh).
+ */
+static gboolean parse_source(const KeyDesc *k, const char *value, char **out,
+			     char **why)
+{
+	g_autofree char *list = NULL;
+
+	if (strpbrk(value, "\n\r")) {
+		*why = g_strdup("must be a single line");
+		return FALSE;
+	}
+	if (!strchr(value, '/') && choice_index(k->choices, value) < 0) {
+		list = choices_list(k->choices);
+		*why = g_strdup_printf("expected one of: %s, or the path of a kernel "
+				       "source tree (with a '/', e.g. ./linux)", list);
+		return FALSE;
+	}
+	g_free(*out);
+	*out = strchr(value, '/') ? g_canonicalize_filename(value, NULL) : g_strdup(value);
+	return TRUE;
+}
+
 /* "off" (icount) or "none", as IRQSTORM_ICOUNT_OFF or IRQSTORM_NONE, or
  * an integer in the key's range. */
 static gboolean parse_opt_int(const KeyDesc *k, const char *value, int *out,
@@ -534,6 +564,10 @@ static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
 		g_free(*FIELD(base, k, char *));
 		*FIELD(base, k, char *) = g_strdup(value);
 		return TRUE;
+	case KEY_SOURCE:
+		if (!parse_source(k, value, FIELD(base, k, char *), &why))
+			break;
+		return TRUE;
 	case KEY_CHOICE:
 		if (!parse_choice(k, value, &idx, &why))
 			break;
@@ -573,6 +607,7 @@ static char *format_key(const void *base, const KeyDesc *k)
 	case KEY_BOOL:
 		return g_strdup(*FIELD(base, k, const gboolean) ? "true" : "false");
 	case KEY_STRING:
+	case KEY_SOURCE:
 		return g_strdup(*FIELD(base, k, char *const));
 	case KEY_CHOICE:
 		return g_strdup(k->choices[*FIELD(base, k, const int)]);
@@ -777,6 +812,31 @@ static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 	return sync_irq_check(sc, where, error) && section_check(sc, where, error);
 }
 
+/* The [kernel] group's combinations that cannot be built or would mislead. */
+static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
+			     GError **error)
+{
+	const char *patches = irqstorm_scenario_patches(sc);
+	static const char *const needs_series[] = { "irqthread.prio=", "threadirqs=single" };
+
+	if (!strcmp(sc->source, "debian-6.1") && strcmp(sc->flavour, "dyn"))
+		return conflict(error, "%s: [kernel] source = debian-6.1 with flavour = %s: "
+				"Debian's linux-source-6.1 has no PREEMPT_RT (merged in "
+				"6.12); use flavour = dyn", where, sc->flavour);
+	if (!strcmp(sc->source, "debian-6.1") && !strcmp(patches, "ours"))
+		return conflict(error, "%s: [kernel] source = debian-6.1 with patches = ours: "
+				"kernel-series/ is made for linux-source-6.12 and is not "
+				"applied to 6.1; use patches = none (6.1's default)", where);
+	for (gsize i = 0; !strcmp(patches, "none") && i < G_N_ELEMENTS(needs_series); i++)
+		if (strstr(sc->cmdline, needs_series[i]))
+			return conflict(error, "%s: [kernel] cmdline has %s, which only "
+					"kernel-series/ gives the kernel, but the kernel is built "
+					"with patches = none (set [kernel] patches = ours, on "
+					"debian-6.12 or a tree they apply to)",
+					where, needs_series[i]);
+	return TRUE;
+}
+
 /* Cross-key rules: combinations that cannot give trustworthy results. */
 static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 			       GError **error)
@@ -795,10 +855,8 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 				"(docs/determinism.md). Use cpus = 1, or icount = off, "
 				"or set allow_smp_icount = true to accept flagged results",
 				where, sc->cpus);
-	if (!strcmp(sc->source, "debian-6.1") && strcmp(sc->flavour, "dyn"))
-		return conflict(error, "%s: [kernel] source = debian-6.1 with flavour = %s: "
-				"Debian's linux-source-6.1 has no PREEMPT_RT (merged in "
-				"6.12); use flavour = dyn", where, sc->flavour);
+	if (!kernel_check(sc, where, error))
+		return FALSE;
 	if (sc->log_mb & (sc->log_mb - 1)) {
 		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
 			    "%s: [run] log_mb = %u: must be a power of two", where,
@@ -1243,11 +1301,37 @@ gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
 	return scenario_check(sc, where, error);
 }
 
+const char *irqstorm_scenario_kernel_tree(const IrqstormScenario *sc)
+{
+	return strchr(sc->source, '/') ? sc->source : NULL;
+}
+
+const char *irqstorm_scenario_patches(const IrqstormScenario *sc)
+{
+	if (strcmp(sc->patches, "default"))
+		return sc->patches;
+	return strcmp(sc->source, "debian-6.12") ? "none" : "ours";
+}
+
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
 {
+	const char *tree = irqstorm_scenario_kernel_tree(sc);
+	GString *name = g_string_new(sc->flavour);
+
 	if (!strcmp(sc->source, "debian-6.1"))
-		return g_strconcat(sc->flavour, "-6.1", NULL);
-	return g_strdup(sc->flavour);
+		g_string_append(name, "-6.1");
+	if (tree) {
+		g_autofree char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
+								     tree, -1);
+
+		g_string_append_printf(name, "-tree-%.8s", key);
+	}
+	/* Only a choice other than the source's own default shows. */
+	if (!strcmp(sc->patches, "none") && !strcmp(sc->source, "debian-6.12"))
+		g_string_append(name, "-patches-none");
+	if (!strcmp(sc->patches, "ours") && tree)
+		g_string_append(name, "-patches-ours");
+	return g_string_free(name, FALSE);
 }
 
 /* Apply a command-line override "group.key=value", then recheck the whole. */
@@ -1322,6 +1406,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->path);
 	g_free(sc->flavour);
 	g_free(sc->source);
+	g_free(sc->patches);
 	g_free(sc->cmdline);
 	g_free(sc->sync_irq);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)

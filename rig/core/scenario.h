@@ -108,7 +108,9 @@ typedef struct {
 
 	/* [kernel] */
 	char *flavour;			/* "rt" or "dyn" */
-	char *source;			/* "debian-6.12" or "debian-6.1" */
+	char *source;			/* "debian-6.12", "debian-6.1" or a
+					 * tree's absolute path */
+	char *patches;			/* "default", "ours", "none" */
 	char *cmdline;			/* extra kernel boot options */
 
 	/* [channel0] .. [channel3] */
@@ -188,9 +190,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
 /*
  * The name the build gives the kernel a scenario boots, and its driver,
  * initramfs and identity: the flavour ("rt", "dyn"), with "-6.1" for
- * [kernel] source = debian-6.1 ("dyn-6.1").
+ * [kernel] source = debian-6.1 ("dyn-6.1"), "-tree-KEY" for a tree (KEY:
+ * 8 hex digits of the SHA-256 of its absolute path), and "-patches-none"
+ * or "-patches-ours" when [kernel] patches is not the source's default.
  */
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc);
+/* The user's kernel tree ([kernel] source is a path), or NULL. */
+const char *irqstorm_scenario_kernel_tree(const IrqstormScenario *sc);
+/* "ours" or "none": [kernel] patches, its default resolved by the source
+ * (ours for debian-6.12, none for the others). */
+const char *irqstorm_scenario_patches(const IrqstormScenario *sc);
 
 guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc);
 guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc);

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "irqstorm/abi.h"
+#include "identity.h"
 #include "json-build.h"
 #include "machine.h"
 #include "output.h"
@@ -60,23 +61,12 @@ static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
 static void add_identity(JsonBuilder *b, const char *name, const char *dir,
 			 const char *file)
 {
-	g_autofree char *path = g_build_filename(dir, file, NULL);
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_auto(GStrv) id = irqstorm_identity_read(dir, file);
 
 	json_builder_set_member_name(b, name);
 	json_builder_begin_object(b);
-	if (g_file_get_contents(path, &text, NULL, NULL)) {
-		lines = g_strsplit(text, "\n", -1);
-		for (gsize i = 0; lines[i]; i++) {
-			char *eq = strchr(lines[i], '=');
-
-			if (!eq)
-				continue;
-			*eq = '\0';
-			irqstorm_json_add_string(b, lines[i], eq + 1);
-		}
-	}
+	for (gsize i = 0; id && id[i] && id[i + 1]; i += 2)
+		irqstorm_json_add_string(b, id[i], id[i + 1]);
 	json_builder_end_object(b);
 }
 

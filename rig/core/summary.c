@@ -8,6 +8,8 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "identity.h"
+
 G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
 
 static void stage_free(gpointer p)
@@ -155,6 +157,23 @@ static void read_counts(IrqstormSummary *s, JsonObject *root)
 		     json_node_get_value_type(n) == G_TYPE_INT64 ? json_node_get_int(n) : -1;
 }
 
+/* A summary's identity object as irqstorm_identity_read() gives a file. */
+static char **identity_of(JsonObject *o)
+{
+	g_autoptr(GStrvBuilder) id = g_strv_builder_new();
+	g_autoptr(GList) members = o ? json_object_get_members(o) : NULL;
+
+	for (GList *m = members; m; m = m->next) {
+		JsonNode *v = json_object_get_member(o, m->data);
+
+		if (JSON_NODE_HOLDS_VALUE(v) && json_node_get_value_type(v) == G_TYPE_STRING) {
+			g_strv_builder_add(id, m->data);
+			g_strv_builder_add(id, json_node_get_string(v));
+		}
+	}
+	return g_strv_builder_end(id);
+}
+
 /* The kernel identity (member "kernel") in words, and sysinfo's
  * deterministic: what a comparison of kernels must show. */
 static void read_identity(IrqstormSummary *s, JsonObject *root)
@@ -162,7 +181,8 @@ static void read_identity(IrqstormSummary *s, JsonObject *root)
 	JsonNode *k = json_object_get_member(root, "kernel");
 	JsonNode *sys = json_object_get_member(root, "sysinfo");
 	JsonObject *o = k && JSON_NODE_HOLDS_OBJECT(k) ? json_node_get_object(k) : NULL;
-	g_autofree char *source = string_member(o, "kernel-debian-source");
+	g_auto(GStrv) id = identity_of(o);
+	g_autofree char *source = irqstorm_identity_kernel_source(id);
 	g_autofree char *flavour = string_member(o, "kernel-flavour");
 	g_autofree char *key = string_member(o, "kernel-cache-key");
 	g_autofree char *driver = string_member(o, "irqstorm-driver");

@@ -534,7 +534,7 @@ static void test_cmd_fail_if(Fixture *f, gconstpointer data)
 		{ "thread.max > 2", 1, "cannot judge --fail-if 'thread.max > 2': base has no "
 		  "thread samples" },
 		{ "done.p98 > 2", 1, "no such statistic" },
-		{ "done > 2", 1, "the left side is not STAGE.STAT" },
+		{ "done > 2", 1, "not STAGE.STAT" },
 		{ "done.p99 > -1", 1, "the ratio is not a positive number" },
 		{ "done.p99 < 2", 1, "needs exactly one '>'" },
 		{ "bh.p99 > 2", 1, "no run has a stage 'bh'" },

@@ -53,6 +53,13 @@ static void touch(const Fixture *f, const char *name)
 	tu_write(path, "");
 }
 
+static void unlink_in(const Fixture *f, const char *name)
+{
+	g_autofree char *path = g_build_filename(f->dir, name, NULL);
+
+	g_assert_cmpint(unlink(path), ==, 0);
+}
+
 static void fake_builder(const Fixture *f, const char *body)
 {
 	g_autofree char *scripts = g_build_filename(f->src, "scripts", NULL);
@@ -72,10 +79,14 @@ static void test_missing(Fixture *f, gconstpointer data)
 	g_autofree char *dangling = g_build_filename(f->dir, "initramfs-dyn.cpio.gz", NULL);
 	g_autofree char *qemu_path = g_build_filename(f->dir, "qemu-system-x86_64", NULL);
 
+	g_autofree char *plugin = NULL, *map = NULL;
+
 	all = irqstorm_guest_missing(&f->set);
 	g_assert_cmpstr(all, ==, "QEMU and the dyn kernel");
 	touch(f, "qemu-system-x86_64");
+	touch(f, "irqstorm-explain.so");
 	touch(f, "bzImage-dyn");
+	touch(f, "System.map-dyn");
 	g_assert_cmpint(symlink("/nonexistent/initramfs", dangling), ==, 0);
 	kernel = irqstorm_guest_missing(&f->set);
 	g_assert_cmpstr(kernel, ==, "the dyn kernel");
@@ -86,6 +97,15 @@ static void test_missing(Fixture *f, gconstpointer data)
 	g_assert_cmpint(unlink(qemu_path), ==, 0);
 	qemu = irqstorm_guest_missing(&f->set);
 	g_assert_cmpstr(qemu, ==, "QEMU");
+	/* A build directory from before explain: no plugin, no System.map. */
+	touch(f, "qemu-system-x86_64");
+	unlink_in(f, "irqstorm-explain.so");
+	plugin = irqstorm_guest_missing(&f->set);
+	g_assert_cmpstr(plugin, ==, "QEMU");
+	touch(f, "irqstorm-explain.so");
+	unlink_in(f, "System.map-dyn");
+	map = irqstorm_guest_missing(&f->set);
+	g_assert_cmpstr(map, ==, "the dyn kernel");
 }
 
 /* A run with cyclictest needs that initramfs, not the plain one. */
@@ -94,7 +114,9 @@ static void test_missing_cyclictest(Fixture *f, gconstpointer data)
 	g_autofree char *a = NULL, *b = NULL;
 
 	touch(f, "qemu-system-x86_64");
+	touch(f, "irqstorm-explain.so");
 	touch(f, "bzImage-rt");
+	touch(f, "System.map-rt");
 	touch(f, "initramfs-rt.cpio.gz");
 	a = irqstorm_guest_missing(&f->set);
 	g_assert_cmpstr(a, ==, "the rt kernel");
@@ -168,10 +190,44 @@ static void test_ensure_present(Fixture *f, gconstpointer data)
 
 	fake_builder(f, "exit 1");
 	touch(f, "qemu-system-x86_64");
+	touch(f, "irqstorm-explain.so");
 	touch(f, "bzImage-dyn");
+	touch(f, "System.map-dyn");
 	touch(f, "initramfs-dyn.cpio.gz");
 	g_assert_true(irqstorm_guest_ensure(&b, &f->set, &err));
 	g_assert_no_error(err);
+}
+
+/* ensure: a user's tree is handed to the builder every time, as
+ * NAME=TREE, even with every part present (the tree may have changed). */
+static void test_ensure_tree(Fixture *f, gconstpointer data)
+{
+	const IrqstormGuestBuilder b = { .source_dir = f->src, .build_dir = f->dir };
+	g_autofree char *args = g_build_filename(f->dir, "args", NULL);
+	g_autofree char *body = g_strdup_printf("echo \"$*\" >%s", args);
+	g_autofree char *k = irqstorm_scenario_kernel_name(f->sc);
+	g_autofree char *want = g_strdup_printf("%s %s=/src/linux\n", f->dir, k);
+	g_autoptr(GError) err = NULL;
+	g_autofree char *got = NULL;
+	const char *const parts[] = {
+		"qemu-system-x86_64", "irqstorm-explain.so", "bzImage-", "System.map-",
+		"initramfs-",
+	};
+
+	g_assert_true(g_str_has_prefix(k, "dyn-tree-"));
+	for (gsize i = 0; i < G_N_ELEMENTS(parts); i++) {
+		g_autofree char *name = g_str_has_suffix(parts[i], "-") ?
+			g_strconcat(parts[i], k, !strcmp(parts[i], "initramfs-") ?
+				    ".cpio.gz" : "", NULL) : g_strdup(parts[i]);
+
+		touch(f, name);
+	}
+	g_assert_null(irqstorm_guest_missing(&f->set));
+	fake_builder(f, body);
+	g_assert_true(irqstorm_guest_ensure(&b, &f->set, &err));
+	g_assert_no_error(err);
+	g_assert_true(g_file_get_contents(args, &got, NULL, NULL));
+	g_assert_cmpstr(got, ==, want);
 }
 
 int main(int argc, char **argv)
@@ -186,5 +242,7 @@ int main(int argc, char **argv)
 	ADD("/guest-build/fails", test_build_fails, NULL);
 	ADD("/guest-build/no-script", test_build_no_script, NULL);
 	ADD("/guest-build/ensure-present", test_ensure_present, NULL);
+	ADD("/guest-build/ensure-tree", test_ensure_tree,
+	    "[kernel]\nflavour = dyn\nsource = /src/linux\n");
 	return g_test_run();
 }

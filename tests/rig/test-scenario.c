@@ -107,7 +107,15 @@ static void test_errors(void)
 		{ "[machine]\nallow_smp_icount = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE, "true or false" },
 		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
 		{ "[kernel]\nsource = debian-5.10\n", IRQSTORM_SCENARIO_ERROR_VALUE,
-		  "debian-6.12, debian-6.1" },
+		  "debian-6.12, debian-6.1, or the path of a kernel source tree" },
+		{ "[kernel]\npatches = some\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "default, ours, none" },
+		{ "[kernel]\nsource = debian-6.1\nflavour = dyn\npatches = ours\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "kernel-series/ is made for linux-source-6.12" },
+		{ "[kernel]\npatches = none\ncmdline = irqthread.prio=irqstorm:fifo:70\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "irqthread.prio=, which only kernel-series/" },
+		{ "[kernel]\nsource = /src/linux\ncmdline = threadirqs=single\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "threadirqs=single, which only" },
 		{ "[kernel]\nsource = debian-6.1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "no PREEMPT_RT" },
 		{ "[channel0]\nrate = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
@@ -380,6 +388,46 @@ static void test_set(void)
 	g_clear_error(&err);
 	g_assert_false(irqstorm_scenario_set(sc, "machine.cpus=4", &err));
 	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT);
+}
+
+/* [kernel] source and patches: the kernel's name, its tree, the defaults. */
+static void test_kernel_source(void)
+{
+	/* KEY: the first 8 hex digits of the SHA-256 of "/src/linux". */
+	static const struct {
+		const char *sets[3];
+		const char *name;
+		const char *patches;
+	} cases[] = {
+		{ { NULL }, "rt", "ours" },
+		{ { "kernel.patches=none" }, "rt-patches-none", "none" },
+		{ { "kernel.patches=ours" }, "rt", "ours" },
+		{ { "kernel.flavour=dyn", "kernel.source=debian-6.1" }, "dyn-6.1", "none" },
+		{ { "kernel.flavour=dyn", "kernel.source=/src/linux" }, "dyn-tree-KEY", "none" },
+		{ { "kernel.source=/src//linux/", "kernel.patches=ours" },
+		  "rt-tree-KEY-patches-ours", "ours" },
+	};
+	g_autofree char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
+							      "/src/linux", -1);
+
+	hash[8] = '\0';
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
+		g_autofree char *name = NULL;
+		g_auto(GStrv) parts = g_strsplit(cases[i].name, "KEY", -1);
+		g_autofree char *want = g_strjoinv(hash, parts);
+
+		for (gsize s = 0; cases[i].sets[s]; s++)
+			g_assert_true(irqstorm_scenario_set(sc, cases[i].sets[s], &err));
+		g_assert_no_error(err);
+		name = irqstorm_scenario_kernel_name(sc);
+		g_assert_cmpstr(name, ==, want);
+		g_assert_cmpstr(irqstorm_scenario_patches(sc), ==, cases[i].patches);
+		/* A path is kept canonical, whatever its spelling. */
+		g_assert_cmpstr(irqstorm_scenario_kernel_tree(sc), ==,
+				strstr(cases[i].name, "KEY") ? "/src/linux" : NULL);
+	}
 }
 
 /* The effective scenario written out parses back to the same values. */
@@ -683,6 +731,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/overrides", test_overrides);
 	g_test_add_func("/scenario/smp", test_smp);
 	g_test_add_func("/scenario/set", test_set);
+	g_test_add_func("/scenario/kernel-source", test_kernel_source);
 	g_test_add_func("/scenario/round-trip", test_round_trip);
 	g_test_add_func("/machine/argv", test_argv);
 	g_test_add_func("/machine/guest-conf", test_guest_conf);

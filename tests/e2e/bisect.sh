@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# irqstorm bisect-step with git bisect run, on a kernel tree of the user's:
+#   - a git tree made from Debian's linux-source-6.12 as shipped (no
+#     kernel-series/): a base commit, a harmless commit (a comment), and a
+#     commit that delays the IRQ thread (udelay() in irq_thread_fn());
+#   - bisect-step says good at the base and bad at the delay, and
+#     `git bisect run` with it names the delay commit as the first bad one,
+#     rebuilding incrementally (one build directory for every step);
+#   - the tree is left byte for byte as it was: its files, its index, its
+#     refs (git bisect's own state aside, which git bisect reset removes);
+#   - summary.json names the tree, its commit and version;
+#   - bad input exits 125 (skip) naming why: not a kernel tree, a version
+#     outside 6.1..6.12, a tree that does not build (with the log's path);
+#     a wrong command line exits 128 (git bisect run aborts).
+#
+# The tree is made once into irqstorm's cache (test-trees/), with fixed
+# commit dates so that its commits are the same on every machine, and kept
+# there with its build directory: a later run of this test rebuilds only
+# what changed. A fresh machine builds the kernel once in full.
+#
+#   bisect.sh IRQSTORM SCENARIO [run options]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+# git bisect run runs its command at the tree's top: no relative paths.
+irqstorm=$(realpath "$irqstorm")
+scenario=$(realpath "$scenario")
+
+cache=${IRQSTORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqstorm}
+tree=$cache/test-trees/bisect-6.12
+export GIT_AUTHOR_NAME=irqstorm-test GIT_AUTHOR_EMAIL=test@irqstorm.invalid
+export GIT_COMMITTER_NAME=irqstorm-test GIT_COMMITTER_EMAIL=test@irqstorm.invalid
+export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+DELAY_US=100
+g() { git -C "$tree" "$@"; }
+
+# The three commits, made once (a git tree of the whole kernel takes a
+# minute or two); an existing tree is put back to its last commit, clean.
+make_tree() {
+	if [ -f "$tree/.irqstorm-test-ready" ] 2>/dev/null || g rev-parse -q --verify refs/tags/delay >/dev/null 2>&1; then
+		g bisect reset >/dev/null 2>&1 || true
+		g checkout -q -f delay
+		g clean -q -fdx
+		return
+	fi
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	echo "making the test tree $tree from /usr/src/linux-source-6.12.tar.xz" >&2
+	tar xJf /usr/src/linux-source-6.12.tar.xz -C "$tree" --strip-components=1
+	g init -q
+	g config core.compression 1
+	# Debian's .gitignore ignores every top-level path (its packaging): -f.
+	g add -A -f .
+	g commit -q -m "base: Debian's linux-source-6.12 as shipped"
+	g tag base
+	printf '/* irqstorm test: a harmless change, a comment. */\n' >>"$tree/kernel/irq/manage.c"
+	g commit -q -am "harmless: a comment at the end of kernel/irq/manage.c"
+	sed -i -e 's|^#include <linux/irq.h>$|&\n#include <linux/delay.h>|' \
+		-e "/^static irqreturn_t irq_thread_fn(/,/^}/ s|^\tret = action->thread_fn(action->irq, action->dev_id);|\tudelay($DELAY_US);\n&|" \
+		"$tree/kernel/irq/manage.c"
+	[ "$(g diff --numstat | cut -f1)" = 2 ] || fail "the delay commit's edit did not apply: $(g diff)"
+	g commit -q -am "delay: udelay($DELAY_US) before every threaded handler (irq_thread_fn)"
+	g tag delay
+}
+
+# What irqstorm must leave as it was: every file outside .git (names,
+# modes, contents), ignored and untracked ones included, what the index
+# stages, the refs and HEAD. (git's own checkouts rewrite the index's stat
+# cache; a step alone must not: see index_unchanged.)
+fingerprint() {
+	{
+		(cd "$tree" && find . -path ./.git -prune -o -printf '%P %y %m\n' | LC_ALL=C sort)
+		(cd "$tree" && find . -path ./.git -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 cat) |
+			sha256sum
+		g ls-files -s
+		g status --porcelain --ignored
+		g show-ref
+		cat "$tree/.git/HEAD"
+	} | sha256sum
+}
+
+# step COMMIT: bisect-step's exit status at COMMIT (checked out).
+step() {
+	local status=0
+	g checkout -q "$1"
+	"$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
+		--limit "thread.p50=$limit" "${extra[@]}" >"$out/step.txt" 2>&1 || status=$?
+	cat "$out/step.txt" >&2
+	echo "$status"
+}
+
+make_tree
+before=$(fingerprint)
+index=$(sha256sum <"$tree/.git/index")
+
+# The delay and the base measured, and the limit set between them. A step
+# by itself leaves even the index's bytes as they were.
+status=0
+"$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
+	--limit 'thread.p50=100000' "${extra[@]}" >"$out/first.txt" 2>&1 || status=$?
+cat "$out/first.txt" >&2
+[ "$(sha256sum <"$tree/.git/index")" = "$index" ] || fail "a step changed the tree's .git/index"
+base_dir=$out/steps/$(g rev-parse --short=12 HEAD)
+[ "$status" = 0 ] || fail "bisect-step with a limit nothing exceeds: exit $status"
+jq -e --arg t "$tree" '.kernel["kernel-tree"] == $t and (.kernel["kernel-tree-commit"] | length) == 40
+	and .kernel["kernel-tree-changes"] == "none" and (.kernel["kernel-tree-version"] | startswith("6.12."))
+	and .kernel["kernel-patches"] == "none"' "$base_dir/summary.json" >/dev/null ||
+	fail "summary.json does not name the tree: $(jq -c .kernel "$base_dir/summary.json")"
+delayed=$(jq -r '.stages.thread.p50' "$base_dir/summary.json")
+
+g checkout -q base
+status=0
+"$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
+	--limit 'thread.p50=100000' "${extra[@]}" >/dev/null 2>&1 || status=$?
+[ "$status" = 0 ] || fail "bisect-step at base: exit $status"
+base=$(jq -r '.stages.thread.p50' "$out/steps/$(g rev-parse --short=12 HEAD)/summary.json")
+echo "thread p50: base $base ns, with the delay $delayed ns" >&2
+# The delay adds DELAY_US to every threaded handler's start... of the next
+# interrupt at the earliest; here, at least half of it to the median.
+awk -v b="$base" -v d="$delayed" -v u="$DELAY_US" 'BEGIN { exit !(d - b >= u * 500) }' ||
+	fail "the delay commit moved thread p50 by $((delayed - base)) ns only"
+limit=$(awk -v b="$base" -v d="$delayed" 'BEGIN { printf "%.3f", (b + d) / 2 / 1e3 }')
+
+[ "$(step base)" = 0 ] || fail "base is not good with limit $limit us"
+grep -q "thread.p50 = .* us, limit $limit us: held" "$out/step.txt" || fail "no judgement line"
+[ "$(step delay)" = 1 ] || fail "delay is not bad with limit $limit us"
+grep -q "EXCEEDED" "$out/step.txt" || fail "no EXCEEDED line"
+
+# git bisect run finds the delay commit.
+g checkout -q delay
+g bisect start delay base >/dev/null
+g bisect run "$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
+	--limit "thread.p50=$limit" "${extra[@]}" >"$out/bisect.txt" 2>&1 ||
+	{ cat "$out/bisect.txt" >&2; fail "git bisect run failed"; }
+cat "$out/bisect.txt" >&2
+echo >&2
+grep -q "^$(g rev-parse delay) is the first bad commit" "$out/bisect.txt" ||
+	fail "git bisect run did not name the delay commit"
+g bisect reset delay >/dev/null 2>&1
+[ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was"
+
+# Bad input: skip (125), naming why.
+skipped() {
+	local dir=$1 words=$2 status=0
+	"$irqstorm" bisect-step "$scenario" --tree "$dir" --out "$out/steps" \
+		--limit done.p99=50 "${extra[@]}" >"$out/msg" 2>&1 || status=$?
+	[ "$status" = 125 ] || fail "--tree $dir: exit $status, not 125: $(cat "$out/msg")"
+	grep -q -- "$words" "$out/msg" || fail "--tree $dir: no '$words' in: $(cat "$out/msg")"
+}
+mkdir -p "$out/notatree"
+echo hello >"$out/notatree/README"
+skipped "$out/notatree" "is not a Linux kernel source tree"
+skipped "$out/nothere" "no such directory"
+mkdir -p "$out/old/kernel/irq" "$out/old/scripts/kconfig"
+printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 0\n' >"$out/old/Makefile"
+touch "$out/old/kernel/irq/manage.c" "$out/old/scripts/kconfig/merge_config.sh"
+skipped "$out/old" "is Linux 5.10.0: irqstorm builds kernel trees from Linux 6.1 to 6.12"
+# A tree that does not build: an uncommitted error, then put back.
+printf 'this is not C;\n' >>"$tree/kernel/irq/manage.c"
+skipped "$tree" "kernel build failed; see .*build.log"
+g checkout -q -- kernel/irq/manage.c
+
+# A wrong command line aborts the bisection (128).
+for args in "--tree $tree" "--tree $tree --limit done.p99" "--tree $tree --limit nosuch.p99=5=3" \
+	"--tree $tree --limit done.p98=5" "--tree $tree --limit done.p99=5 --out $tree/results"; do
+	status=0
+	# shellcheck disable=SC2086
+	"$irqstorm" bisect-step "$scenario" $args >"$out/msg" 2>&1 || status=$?
+	[ "$status" = 128 ] || fail "bisect-step $args: exit $status, not 128: $(cat "$out/msg")"
+	grep -q "git bisect run stops" "$out/msg" || fail "bisect-step $args: $(cat "$out/msg")"
+done
+[ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was (after bad input)"
+echo "PASS: bisect-step at base good, at delay bad; git bisect run named the delay commit; the tree unchanged; bad input skipped or aborted"
