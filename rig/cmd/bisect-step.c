@@ -96,29 +96,18 @@ static char *limit_parse(const char *text, BisectLimit *l)
 	return NULL;
 }
 
-static int abort_bisect(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static int abort_bisect(const char *fmt, ...)
+/* The message, then what the exit status tells git bisect run. */
+static int bisect_end(int code, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static int bisect_end(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	irqstorm_cmd_failv(fmt, ap);
 	va_end(ap);
-	g_printerr("irqstorm: bisect-step: exit %d, git bisect run stops\n", BISECT_ABORT);
-	return BISECT_ABORT;
-}
-
-static int skip(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static int skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	irqstorm_cmd_failv(fmt, ap);
-	va_end(ap);
-	g_printerr("irqstorm: bisect-step: skip (exit %d): this commit cannot be tested\n",
-		   BISECT_SKIP);
-	return BISECT_SKIP;
+	g_printerr("irqstorm: bisect-step: exit %d, %s\n", code, code == BISECT_SKIP ?
+		   "skip: this commit cannot be tested" : "git bisect run stops");
+	return code;
 }
 
 /* The scenario with --tree and every --set; its errors abort. */
@@ -165,14 +154,15 @@ static int judge(const char *dir, const GArray *limits, const char *what)
 	gboolean bad = FALSE;
 
 	if (!s)
-		return skip("%s", err->message);
+		return bisect_end(BISECT_SKIP, "%s", err->message);
 	for (guint i = 0; i < limits->len; i++) {
 		const BisectLimit *l = &g_array_index(limits, BisectLimit, i);
 		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, l->stage);
 		double v = st ? st->v[l->stat] : 0;
 
 		if (!st)
-			return skip("%s: stage %s has no samples in %s", what, l->stage, dir);
+			return bisect_end(BISECT_SKIP, "%s: stage %s has no samples in %s",
+					  what, l->stage, dir);
 		printf("bisect-step: %s: %s.%s = %.3f us, limit %.3f us: %s\n", what, l->stage,
 		       irqstorm_stat_title(l->stat), v / 1e3, l->limit_ns / 1e3,
 		       v > l->limit_ns ? "EXCEEDED" : "held");
@@ -198,17 +188,17 @@ static int step(IrqstormScenario *sc, const char *out, const GArray *limits)
 	int code;
 
 	if (!irqstorm_guest_ensure(&builder, &set, &err))
-		return skip("the kernel tree %s: %s", sc->source, err->message);
+		return bisect_end(BISECT_SKIP, "the kernel tree %s: %s", sc->source, err->message);
 	dir = step_dir(out, sc);
 	if (!dir)
-		return skip("the build of %s left no identity", sc->source);
+		return bisect_end(BISECT_SKIP, "the build of %s left no identity", sc->source);
 	set.out_dir = dir;
 	res = irqstorm_cmd_run_results(&set, &code, &err);
 	if (!res)
-		return skip("%s", err->message);
+		return bisect_end(BISECT_SKIP, "%s", err->message);
 	if (code == IRQSTORM_EXIT_ERROR)
-		return skip("the run in %s did not complete or failed a cross-check "
-			    "(its summary.json says why)", dir);
+		return bisect_end(BISECT_SKIP, "the run in %s did not complete or failed a "
+				  "cross-check (its summary.json says why)", dir);
 	src = g_path_get_basename(dir);
 	return judge(dir, limits, src);
 }
@@ -252,24 +242,24 @@ int irqstorm_cmd_bisect_step(int argc, char **argv)
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return BISECT_ABORT;
 	if (argc != 2 || !tree || !limit_texts)
-		return abort_bisect("bisect-step needs SCENARIO, --tree DIR and at least one "
-				    "--limit STAGE.STAT=US (irqstorm bisect-step --help)");
+		return bisect_end(BISECT_ABORT, "bisect-step needs SCENARIO, --tree DIR and at "
+				  "least one --limit STAGE.STAT=US (irqstorm bisect-step --help)");
 	for (gsize i = 0; limit_texts[i]; i++) {
 		BisectLimit l = { 0 };
 		g_autofree char *why = limit_parse(limit_texts[i], &l);
 
 		if (why)
-			return abort_bisect("%s", why);
+			return bisect_end(BISECT_ABORT, "%s", why);
 		g_array_append_val(limits, l);
 	}
 	sc = load(argv[1], tree, sets, &err);
 	if (!sc)
-		return abort_bisect("%s", err->message);
+		return bisect_end(BISECT_ABORT, "%s", err->message);
 	if (!out)
 		out = g_build_filename(IRQSTORM_BUILD_DIR, "bisect", NULL);
 	if (inside(out, sc->source))
-		return abort_bisect("--out %s is inside the tree %s: results there would "
-				    "change the tree each step builds; give --out DIR "
-				    "outside it", out, sc->source);
+		return bisect_end(BISECT_ABORT, "--out %s is inside the tree %s: results there "
+				  "would change the tree each step builds; give --out DIR "
+				  "outside it", out, sc->source);
 	return step(sc, out, limits);
 }
