@@ -24,6 +24,9 @@ tree_make_var() {
 tree_check() {
 	local tree=$1 flavour=$2 v p s
 	[ -d "$tree" ] || die "kernel tree $tree: no such directory"
+	case $(cd "$tree" && pwd -P) in
+	*[[:space:]:]*) die "kernel tree $tree: kbuild cannot build a tree whose path has a space or a colon (its real path); move it to a plain path" ;;
+	esac
 	v=$(tree_make_var "$tree" VERSION 2>/dev/null || true)
 	p=$(tree_make_var "$tree" PATCHLEVEL 2>/dev/null || true)
 	s=$(tree_make_var "$tree" SUBLEVEL 2>/dev/null || true)

@@ -10,7 +10,8 @@
 #   - the tree is left byte for byte as it was: its files, its index, its
 #     refs (git bisect's own state aside, which git bisect reset removes);
 #   - summary.json names the tree, its commit and version;
-#   - bad input exits 125 (skip) naming why: not a kernel tree, a version
+#   - bad input exits 125 (skip) naming why: not a kernel tree, a path
+#     kbuild cannot take (a space), a version
 #     outside 6.1..6.12, a tree that does not build (with the log's path);
 #     a wrong command line exits 128 (git bisect run aborts).
 #
@@ -152,6 +153,8 @@ mkdir -p "$out/notatree"
 echo hello >"$out/notatree/README"
 skipped "$out/notatree" "is not a Linux kernel source tree"
 skipped "$out/nothere" "no such directory"
+mkdir -p "$out/a tree"
+skipped "$out/a tree" "a space or a colon"
 mkdir -p "$out/old/kernel/irq" "$out/old/scripts/kconfig"
 printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 0\n' >"$out/old/Makefile"
 touch "$out/old/kernel/irq/manage.c" "$out/old/scripts/kconfig/merge_config.sh"
