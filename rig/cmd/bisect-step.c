@@ -132,9 +132,9 @@ static char *step_dir(const char *out, const IrqstormScenario *sc)
 {
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(IRQSTORM_KERNEL_DIR, kid);
-	const char *commit = irqstorm_identity_get(id, "kernel-tree-commit");
-	const char *changes = irqstorm_identity_get(id, "kernel-tree-changes");
-	const char *files = irqstorm_identity_get(id, "kernel-tree-files");
+	const char *commit = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_COMMIT);
+	const char *changes = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_CHANGES);
+	const char *files = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_FILES);
 	g_autofree char *name = NULL;
 
 	if (commit)

@@ -107,7 +107,7 @@ gboolean explain_source_check_builds(const ExplainSource *src,
 	g_autoptr(GString) diff = g_string_new(NULL);
 	g_autofree char *kid = irqstorm_machine_kernel_file(src->scenario, "identity");
 
-	identity_diff(o, "qemu", qemu_dir, "qemu-identity", diff);
+	identity_diff(o, "qemu", qemu_dir, IRQSTORM_QEMU_IDENTITY_FILE, diff);
 	identity_diff(o, "kernel", kernel_dir, kid, diff);
 	if (diff->len)
 		return refuse(error, "%s was made by other builds than these, so a rerun "

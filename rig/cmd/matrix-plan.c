@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "irqstorm/identity.h"
 #include "core/guest-build.h"
 #include "core/scenario.h"
 
@@ -420,9 +421,9 @@ void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan)
 					  IRQSTORM_KERNEL_DIR);
 	JsonObject *identity = json_object_new();
 
-	add_identity_file(identity, qemu, "qemu-identity");
+	add_identity_file(identity, qemu, IRQSTORM_QEMU_IDENTITY_FILE);
 	for (guint i = 0; i < plan->flavours->len; i++) {
-		g_autofree char *file = g_strdup_printf("kernel-%s-identity",
+		g_autofree char *file = g_strdup_printf(IRQSTORM_KERNEL_IDENTITY_FILE_FMT,
 							(char *)plan->flavours->pdata[i]);
 
 		add_identity_file(identity, kernel, file);

@@ -26,22 +26,34 @@ char **irqstorm_identity_read(const char *dir, const char *name)
 	return g_strv_builder_end(id);
 }
 
-const char *irqstorm_identity_get(char *const *id, const char *key)
+#define KEY_NAME(id, key, help)	[IRQSTORM_ID_##id] = key,
+static const char *const key_names[IRQSTORM_ID_COUNT] = {
+	IRQSTORM_QEMU_IDENTITY(KEY_NAME)
+	IRQSTORM_KERNEL_IDENTITY(KEY_NAME)
+};
+#undef KEY_NAME
+
+const char *irqstorm_identity_key(enum irqstorm_identity_key key)
+{
+	return key_names[key];
+}
+
+const char *irqstorm_identity_get(char *const *id, enum irqstorm_identity_key key)
 {
 	for (gsize i = 0; id && id[i] && id[i + 1]; i += 2)
-		if (!strcmp(id[i], key))
+		if (!strcmp(id[i], key_names[key]))
 			return id[i + 1];
 	return NULL;
 }
 
 char *irqstorm_identity_kernel_source(char *const *id)
 {
-	const char *debian = irqstorm_identity_get(id, "kernel-debian-source");
-	const char *tree = irqstorm_identity_get(id, "kernel-tree");
-	const char *version = irqstorm_identity_get(id, "kernel-tree-version");
-	const char *commit = irqstorm_identity_get(id, "kernel-tree-commit");
-	const char *changes = irqstorm_identity_get(id, "kernel-tree-changes");
-	const char *files = irqstorm_identity_get(id, "kernel-tree-files");
+	const char *debian = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_DEBIAN_SOURCE);
+	const char *tree = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE);
+	const char *version = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_VERSION);
+	const char *commit = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_COMMIT);
+	const char *changes = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_CHANGES);
+	const char *files = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_TREE_FILES);
 
 	if (debian)
 		return g_strdup(debian);

@@ -2,13 +2,15 @@
 /*
  * Build identities: the key=value files scripts/build-qemu.sh and
  * scripts/build-kernel.sh write beside what they build (qemu-identity,
- * kernel-KERNEL-identity; docs/building.md lists the keys), read in one
+ * kernel-KERNEL-identity; their keys: irqstorm/identity.h), read in one
  * place for the summary, the checks and the comparisons.
  */
-#ifndef IRQSTORM_IDENTITY_H
-#define IRQSTORM_IDENTITY_H
+#ifndef IRQSTORM_CORE_IDENTITY_H
+#define IRQSTORM_CORE_IDENTITY_H
 
 #include <glib.h>
+
+#include "irqstorm/identity.h"
 
 /*
  * The lines of identity file name in dir, in order, as a NULL-terminated
@@ -17,8 +19,11 @@
  */
 char **irqstorm_identity_read(const char *dir, const char *name);
 
+/* The key's name, as the files spell it ("kernel-tree-commit"). */
+const char *irqstorm_identity_key(enum irqstorm_identity_key key);
+
 /* The value of key in id (from irqstorm_identity_read()), or NULL. */
-const char *irqstorm_identity_get(char *const *id, const char *key);
+const char *irqstorm_identity_get(char *const *id, enum irqstorm_identity_key key);
 
 /*
  * The source of the kernel a kernel identity names, in words: Debian's

@@ -9,6 +9,7 @@
 #include "irqstorm/abi.h"
 #include "irqstorm/device.h"
 #include "irqstorm/guest.h"
+#include "irqstorm/identity.h"
 
 #define RTC_BASE "2024-01-01T00:00:00"
 
@@ -353,7 +354,7 @@ char *irqstorm_machine_kernel_file(const IrqstormScenario *sc, const char *what)
 	g_autofree char *k = irqstorm_scenario_kernel_name(sc);
 
 	if (!strcmp(what, "identity"))
-		return g_strdup_printf("kernel-%s-identity", k);
+		return g_strdup_printf(IRQSTORM_KERNEL_IDENTITY_FILE_FMT, k);
 	if (!strcmp(what, "ko"))
 		return g_strdup_printf("irqstorm-%s.ko", k);
 	return g_strdup_printf("%s-%s", what, k);

@@ -67,7 +67,7 @@ static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
 						 IRQSTORM_RT_TESTS_FILE, NULL);
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(res->set->kernel_dir, kid);
-	const char *release = irqstorm_identity_get(id, "kernel-release");
+	const char *release = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_RELEASE);
 	g_autofree char *source = irqstorm_identity_kernel_source(id);
 	g_autofree char *version = g_strdup_printf("irqstorm guest, %s kernel, %s", sc->flavour,
 						   source ? source : "unknown source");

@@ -607,8 +607,8 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 /* Does the qemu-identity in dir name our icount fix among its qemu-fixes? */
 static gboolean qemu_has_icount_fix(const char *dir)
 {
-	g_auto(GStrv) id = irqstorm_identity_read(dir, "qemu-identity");
-	const char *list = irqstorm_identity_get(id, "qemu-fixes");
+	g_auto(GStrv) id = irqstorm_identity_read(dir, IRQSTORM_QEMU_IDENTITY_FILE);
+	const char *list = irqstorm_identity_get(id, IRQSTORM_ID_QEMU_FIXES);
 	g_auto(GStrv) fixes = list ? g_strsplit(list, " ", -1) : NULL;
 
 	for (gsize f = 0; fixes && fixes[f]; f++)

@@ -313,7 +313,7 @@ static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set)
 	irqstorm_json_add_string(b, "time_base", "QEMU_CLOCK_VIRTUAL");
 	irqstorm_json_add_string(b, "scenario_file", sc->path);
 	irqstorm_json_add_string(b, "scenario", ini);
-	add_identity(b, "qemu", set->qemu_dir, "qemu-identity");
+	add_identity(b, "qemu", set->qemu_dir, IRQSTORM_QEMU_IDENTITY_FILE);
 	add_identity(b, "kernel", set->kernel_dir, kid);
 }
 

@@ -183,9 +183,9 @@ static void read_identity(IrqstormSummary *s, JsonObject *root)
 	JsonObject *o = k && JSON_NODE_HOLDS_OBJECT(k) ? json_node_get_object(k) : NULL;
 	g_auto(GStrv) id = identity_of(o);
 	g_autofree char *source = irqstorm_identity_kernel_source(id);
-	g_autofree char *flavour = string_member(o, "kernel-flavour");
-	g_autofree char *key = string_member(o, "kernel-cache-key");
-	g_autofree char *driver = string_member(o, "irqstorm-driver");
+	const char *flavour = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_FLAVOUR);
+	const char *key = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_CACHE_KEY);
+	const char *driver = irqstorm_identity_get(id, IRQSTORM_ID_DRIVER);
 
 	if (source)
 		s->kernel = g_strdup_printf("%s, %s, build %s, driver %s", source,

@@ -10,6 +10,7 @@
 #include "irqstorm/device.h"
 #include "irqstorm/explain.h"
 #include "irqstorm/guest.h"
+#include "irqstorm/identity.h"
 #include "irqstorm/stages.h"
 
 #define PATTERN(id, name, help)			puts("pattern " name);
@@ -24,6 +25,7 @@
 #define RESULT(key, help)			puts("result " #key);
 #define SECTION(id, name, help)			puts("section " name);
 #define EXPLAIN_ARG(id, name, help)		puts("explain-plugin " name);
+#define IDENTITY(id, key, help)			puts("identity " key);
 
 int main(void)
 {
@@ -41,5 +43,7 @@ int main(void)
 	IRQSTORM_GUEST_RESULTS(RESULT)
 	IRQSTORM_GUEST_SECTIONS(SECTION)
 	IRQSTORM_EXPLAIN_ARGS(EXPLAIN_ARG)
+	IRQSTORM_QEMU_IDENTITY(IDENTITY)
+	IRQSTORM_KERNEL_IDENTITY(IDENTITY)
 	return 0;
 }
