@@ -63,6 +63,9 @@ make_tree() {
 	[ "$(g diff --numstat | cut -f1)" = 2 ] || fail "the delay commit's edit did not apply: $(g diff)"
 	g commit -q -am "delay: udelay($DELAY_US) before every threaded handler (irq_thread_fn)"
 	g tag delay
+	# HEAD detached at delay, as an existing tree is left above and as
+	# git bisect reset delay leaves it: the fingerprint reads .git/HEAD.
+	g checkout -q delay
 }
 
 # What irqstorm must leave as it was: every file outside .git (names,
