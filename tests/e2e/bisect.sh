@@ -37,14 +37,18 @@ DELAY_US=100
 g() { git -C "$tree" "$@"; }
 
 # The three commits, made once (a git tree of the whole kernel takes a
-# minute or two); an existing tree is put back to its last commit, clean.
+# minute or two); either way the tree is then put back to its last
+# commit, HEAD detached there (as git bisect reset delay leaves it: the
+# fingerprint reads .git/HEAD), clean.
 make_tree() {
-	if [ -f "$tree/.irqstorm-test-ready" ] 2>/dev/null || g rev-parse -q --verify refs/tags/delay >/dev/null 2>&1; then
-		g bisect reset >/dev/null 2>&1 || true
-		g checkout -q -f delay
-		g clean -q -fdx
-		return
-	fi
+	[ -f "$tree/.irqstorm-test-ready" ] 2>/dev/null ||
+		g rev-parse -q --verify refs/tags/delay >/dev/null 2>&1 || new_tree
+	g bisect reset >/dev/null 2>&1 || true
+	g checkout -q -f delay
+	g clean -q -fdx
+}
+
+new_tree() {
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	echo "making the test tree $tree from /usr/src/linux-source-6.12.tar.xz" >&2
@@ -63,9 +67,6 @@ make_tree() {
 	[ "$(g diff --numstat | cut -f1)" = 2 ] || fail "the delay commit's edit did not apply: $(g diff)"
 	g commit -q -am "delay: udelay($DELAY_US) before every threaded handler (irq_thread_fn)"
 	g tag delay
-	# HEAD detached at delay, as an existing tree is left above and as
-	# git bisect reset delay leaves it: the fingerprint reads .git/HEAD.
-	g checkout -q delay
 }
 
 # What irqstorm must leave as it was: every file outside .git (names,
