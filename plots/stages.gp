@@ -13,6 +13,7 @@
 stage_colour_of(name) = \
 	name eq "hardirq" ? "#9400d3" : \
 	name eq "thread"  ? "#009e73" : \
+	name eq "bh"      ? "#b2182b" : \
 	name eq "done"    ? "#0072b2" : \
 	name eq "handler" ? "#e69f00" : \
 	name eq "probe"   ? "#404040" : ""

@@ -15,7 +15,7 @@
 #   output  file to write                      (default "sweep.<format>")
 #   title   plot title                         (default "irqstorm sweep")
 #   stages  the stages to draw, space-separated (default
-#           "hardirq thread done handler": the interrupt stages)
+#           "hardirq thread bh done handler": the interrupt stages)
 #
 # Columns are found by their header names: offset_ns and <stage>_ns; an
 # empty field (a stage the event lacks, such as thread under a hard-
@@ -27,7 +27,7 @@ if (!exists("format")) format = "png"
 if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
 if (!exists("output")) output = "sweep." . format
 if (!exists("title")) title = "irqstorm sweep"
-if (!exists("stages")) stages = "hardirq thread done handler"
+if (!exists("stages")) stages = "hardirq thread bh done handler"
 
 plots_dir = "./"
 do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plots_dir = ARG0[1:i] } }

@@ -58,6 +58,9 @@ REG32(GUEST_ERRORS, IRQSTORM_REG_GUEST_ERRORS)
 REG32(PROBE, IRQSTORM_REG_PROBE)
 REG32(IRQ_MODE, IRQSTORM_REG_IRQ_MODE)
 REG32(TRIGGER, IRQSTORM_REG_TRIGGER)
+REG32(MASK_SET, IRQSTORM_REG_MASK_SET)
+REG32(MASK_CLEAR, IRQSTORM_REG_MASK_CLEAR)
+REG32(MASK, IRQSTORM_REG_MASK)
 /* Channel-relative registers, inside each channel's block. */
 REG32(CH_SEQ, IRQSTORM_CH_SEQ)
 REG32(CH_RAISED, IRQSTORM_CH_RAISED)
@@ -164,6 +167,8 @@ struct IrqstormState {
     uint64_t pause_ns;                  /* property: pause then; 0: never */
     QEMUTimer pause_timer;              /* pauses it at pause_ns */
     uint64_t next_seq;
+    uint32_t mask;                      /* MASK: channels masked */
+    uint32_t msi_pending;               /* raised while masked, unsent */
 
     /*
      * counters (QOM): published (the log's producer index, never read
@@ -229,14 +234,14 @@ static uint32_t irqstorm_status(IrqstormState *s)
 }
 
 /*
- * INTx is asserted while any channel has an event pending, and only then
- * (QEMU's PCI core drops the calls that change nothing, and deasserts INTx
- * itself when the guest enables MSI).
+ * INTx is asserted while any unmasked channel has an event pending, and
+ * only then (QEMU's PCI core drops the calls that change nothing, and
+ * deasserts INTx itself when the guest enables MSI).
  */
 static void irqstorm_update_intx(IrqstormState *s)
 {
     pci_set_irq(PCI_DEVICE(s), irqstorm_irq_mode(s) == IRQSTORM_IRQ_MODE_INTX &&
-                               irqstorm_status(s) != 0);
+                               (irqstorm_status(s) & ~s->mask) != 0);
 }
 
 /* Send channel n's message; masked vectors keep it pending in QEMU's core. */
@@ -304,8 +309,10 @@ static void irqstorm_log_publish(IrqstormState *s,
     slot->cpu_hardirq = r->cpu_hardirq;
     slot->cpu_thread = r->cpu_thread;
     slot->cpu_done = r->cpu_done;
-    slot->reserved0 = 0;
+    slot->cpu_bh = r->cpu_bh;
     slot->offset = cpu_to_le32(r->offset);
+    slot->t_bh = cpu_to_le64(r->t_bh);
+    slot->reserved0 = 0;
     DEV_CTR(s, PUBLISHED)++;
     /* The record must be visible before the index that publishes it. */
     qatomic_store_release(&s->log->producer,
@@ -407,6 +414,7 @@ static IrqstormEvent *irqstorm_enqueue(IrqstormChannel *ch, int64_t now,
     ev->rec.cpu_hardirq = IRQSTORM_CPU_NONE;
     ev->rec.cpu_thread = IRQSTORM_CPU_NONE;
     ev->rec.cpu_done = IRQSTORM_CPU_NONE;
+    ev->rec.cpu_bh = IRQSTORM_CPU_NONE;
     if (ch->count) {
         ev->rec.flags |= IRQSTORM_REC_OVERLAP;
         ev->rec.coalesced = ch->count;
@@ -471,6 +479,8 @@ static void irqstorm_raise(IrqstormChannel *ch, int64_t now)
     trace_irqstorm_raise(ch->index, ev->rec.seq, now);
     if (mode == IRQSTORM_IRQ_MODE_INTX) {
         irqstorm_update_intx(s);
+    } else if (s->mask & (1u << ch->index)) {
+        s->msi_pending |= 1u << ch->index;      /* sent when unmasked */
     } else {
         irqstorm_send_msi(s, mode, ch->index);
     }
@@ -682,6 +692,32 @@ static void irqstorm_ack(IrqstormState *s, uint32_t mask)
     irqstorm_update_intx(s);
 }
 
+/*
+ * MASK_SET and MASK_CLEAR: a channel unmasked asserts INTx again if it has
+ * events queued, and sends the message a raise kept pending while masked.
+ */
+static void irqstorm_mask(IrqstormState *s, uint32_t bits, bool set)
+{
+    uint32_t mode = irqstorm_irq_mode(s);
+
+    if (bits & ~MAKE_64BIT_MASK(0, IRQSTORM_NCHAN)) {
+        irqstorm_guest_error(s, "MASK_%s of nonexistent channels 0x%x",
+                             set ? "SET" : "CLEAR", bits);
+        bits &= MAKE_64BIT_MASK(0, IRQSTORM_NCHAN);
+    }
+    s->mask = set ? s->mask | bits : s->mask & ~bits;
+    trace_irqstorm_mask(set ? "set" : "clear", bits, s->mask);
+    for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
+        if (!set && (bits & s->msi_pending & (1u << i))) {
+            s->msi_pending &= ~(1u << i);
+            if (mode != IRQSTORM_IRQ_MODE_INTX) {
+                irqstorm_send_msi(s, mode, i);
+            }
+        }
+    }
+    irqstorm_update_intx(s);
+}
+
 /* triggered: the offsets of the sweep not used yet. */
 static uint64_t irqstorm_triggers_left(IrqstormChannel *ch)
 {
@@ -813,6 +849,7 @@ static void irqstorm_probe(IrqstormState *s, uint32_t late_ns)
         .cpu_hardirq = IRQSTORM_CPU_NONE,
         .cpu_thread = IRQSTORM_CPU_NONE,
         .cpu_done = irqstorm_cpu(),
+        .cpu_bh = IRQSTORM_CPU_NONE,
     };
 
     DEV_CTR(s, PROBES)++;
@@ -923,6 +960,9 @@ static uint64_t irqstorm_read(void *opaque, hwaddr addr, unsigned size)
     case A_IRQ_MODE:
         val = irqstorm_irq_mode(s);
         break;
+    case A_MASK:
+        val = s->mask;
+        break;
     default:
         if (addr >= IRQSTORM_REG_CH_BASE &&
             addr < IRQSTORM_REG_CH(IRQSTORM_NCHAN, 0)) {
@@ -971,6 +1011,10 @@ static void irqstorm_write(void *opaque, hwaddr addr, uint64_t val,
         break;
     case A_TRIGGER:
         irqstorm_trigger(s, val);
+        break;
+    case A_MASK_SET:
+    case A_MASK_CLEAR:
+        irqstorm_mask(s, val, addr == A_MASK_SET);
         break;
     default:
         irqstorm_guest_error(s, "write 0x%" PRIx64 " to read-only or unknown "
@@ -1371,6 +1415,8 @@ static void irqstorm_reset(DeviceState *dev)
     PCIDevice *pdev = PCI_DEVICE(dev);
 
     s->running = false;
+    s->mask = 0;
+    s->msi_pending = 0;
     timer_del(&s->end_timer);
     for (unsigned i = 0; i < IRQSTORM_NCHAN; i++) {
         IrqstormChannel *ch = &s->ch[i];
@@ -1390,8 +1436,8 @@ static void irqstorm_reset(DeviceState *dev)
 
 static const VMStateDescription vmstate_irqstorm_event = {
     .name = "irqstorm/event",
-    .version_id = 4,
-    .minimum_version_id = 4,
+    .version_id = 5,
+    .minimum_version_id = 5,
     .fields = (VMStateField[]) {
         VMSTATE_UINT64(rec.seq, IrqstormEvent),
         VMSTATE_UINT64(rec.t_raise, IrqstormEvent),
@@ -1405,7 +1451,9 @@ static const VMStateDescription vmstate_irqstorm_event = {
         VMSTATE_UINT8(rec.cpu_hardirq, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_thread, IrqstormEvent),
         VMSTATE_UINT8(rec.cpu_done, IrqstormEvent),
+        VMSTATE_UINT8(rec.cpu_bh, IrqstormEvent),
         VMSTATE_UINT32(rec.offset, IrqstormEvent),
+        VMSTATE_UINT64(rec.t_bh, IrqstormEvent),
         VMSTATE_BOOL(settled, IrqstormEvent),
         VMSTATE_UINT32(pio_left, IrqstormEvent),
         VMSTATE_UINT64(ready_mark, IrqstormEvent),
@@ -1430,8 +1478,8 @@ static int irqstorm_channel_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_irqstorm_channel = {
     .name = "irqstorm/channel",
-    .version_id = 4,
-    .minimum_version_id = 4,
+    .version_id = 5,
+    .minimum_version_id = 5,
     .post_load = irqstorm_channel_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_TIMER(timer, IrqstormChannel),
@@ -1454,7 +1502,7 @@ static const VMStateDescription vmstate_irqstorm_channel = {
         VMSTATE_UINT32(burst_pos, IrqstormChannel),
         VMSTATE_UINT64(rng, IrqstormChannel),
         VMSTATE_BOOL(armed, IrqstormChannel),
-        VMSTATE_STRUCT_ARRAY(queue, IrqstormChannel, IRQSTORM_DEPTH, 4,
+        VMSTATE_STRUCT_ARRAY(queue, IrqstormChannel, IRQSTORM_DEPTH, 5,
                              vmstate_irqstorm_event, IrqstormEvent),
         VMSTATE_UINT32(head, IrqstormChannel),
         VMSTATE_UINT32(count, IrqstormChannel),
@@ -1475,8 +1523,10 @@ static const VMStateDescription vmstate_irqstorm = {
         VMSTATE_BOOL(running, IrqstormState),
         VMSTATE_TIMER(end_timer, IrqstormState),
         VMSTATE_UINT64(next_seq, IrqstormState),
+        VMSTATE_UINT32(mask, IrqstormState),
+        VMSTATE_UINT32(msi_pending, IrqstormState),
         VMSTATE_UINT64_ARRAY(ctr, IrqstormState, IRQSTORM_DEVICE_COUNTER_COUNT),
-        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 4,
+        VMSTATE_STRUCT_ARRAY(ch, IrqstormState, IRQSTORM_NCHAN, 5,
                              vmstate_irqstorm_channel, IrqstormChannel),
         VMSTATE_END_OF_LIST()
     }

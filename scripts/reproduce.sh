@@ -8,6 +8,7 @@
 #   scripts/reproduce.sh [--docs DIR] [--irqstorm BIN] [OUTDIR]
 #   scripts/reproduce.sh --shard I/N [--irqstorm BIN] [OUTDIR]
 #   scripts/reproduce.sh --merge DIR [--merge DIR]... [--docs DIR] [--irqstorm BIN] [OUTDIR]
+#   scripts/reproduce.sh --rewrite [--docs DIR] [--irqstorm BIN] [OUTDIR]
 #
 #   OUTDIR          the runs (default: results/reproduce)
 #   --docs DIR      write results.md and figures/ under DIR, not docs/
@@ -19,6 +20,10 @@
 #   --merge DIR     instead of running the cases, put the shards' OUTDIRs
 #                   together (`irqstorm merge`) into OUTDIR, then draw the
 #                   figures and write results.md as a full run does
+#   --rewrite       run nothing: draw the figures and write results.md again
+#                   from the runs, sweeps and explains a full run left in
+#                   OUTDIR (after an edit of results.md.in's prose or of a
+#                   table); e2e-results still reruns everything
 #
 # On N machines: `reproduce.sh --shard I/N shard-I` on machine I, then on
 # one machine `reproduce.sh --merge shard-1 ... --merge shard-N`
@@ -34,28 +39,33 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { die "usage: reproduce.sh [--docs DIR] [--irqstorm BIN] [--shard I/N | --merge DIR...] [OUTDIR]"; }
+usage() { die "usage: reproduce.sh [--docs DIR] [--irqstorm BIN] [--shard I/N | --merge DIR... | --rewrite] [OUTDIR]"; }
 DOCS=docs
 IRQSTORM=
 SHARD=
 MERGE=()
+REWRITE=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--docs) [ $# -ge 2 ] || usage; DOCS=$(realpath -m "$2"); shift 2 ;;
 	--irqstorm) [ $# -ge 2 ] || usage; IRQSTORM=$(realpath "$2"); shift 2 ;;
 	--shard) [ $# -ge 2 ] || usage; SHARD=$2; shift 2 ;;
 	--merge) [ $# -ge 2 ] || usage; MERGE+=("$(realpath "$2")"); shift 2 ;;
+	--rewrite) REWRITE=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
 [ $# -le 1 ] || usage
 [ -z "$SHARD" ] || [ ${#MERGE[@]} -eq 0 ] || die "--shard runs a shard, --merge puts shards together: not both"
+[ -z "$REWRITE" ] || { [ -z "$SHARD" ] && [ ${#MERGE[@]} -eq 0 ]; } ||
+	die "--rewrite runs nothing: not with --shard or --merge"
 OUT=$(realpath -m "${1:-$IRQSTORM_TOP/results/reproduce}")
 
 cd "$IRQSTORM_TOP"
 FIG=$DOCS/figures
-CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx irqd-vs-threads)
+CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx irqd-vs-threads
+	softirq-exit bh-lock workqueue)
 
 if [ -z "$IRQSTORM" ]; then
 	"$IRQSTORM_TOP/scripts/build.sh" build
@@ -79,6 +89,10 @@ cells() {	# CASE JQ-FILTER: "  cell: ended: reason" of this run's cells it selec
 # merged), each cell an outcome its table shows.
 run_case() {
 	local c=$1 rc=0 bad d shards=()
+	if [ -n "$REWRITE" ]; then
+		[ -f "$OUT/$c/matrix.json" ] || die "--rewrite: $OUT/$c has no runs; run reproduce.sh in full first"
+		return
+	fi
 	# From nothing: a matrix resumes finished cells, which may come from
 	# another build; every number here must come from this one.
 	rm -rf "${OUT:?}/$c"
@@ -116,6 +130,10 @@ dyn_profiles() {	# CASE: its profiles that boot the dyn kernel, comma-separated
 }
 run_case_61() {
 	local c=ide-pio rc=0
+	if [ -n "$REWRITE" ]; then
+		[ -f "$OUT/$c-6.1/matrix.json" ] || die "--rewrite: $OUT/$c-6.1 has no runs; run reproduce.sh in full first"
+		return
+	fi
 	rm -rf "${OUT:?}/$c-6.1"
 	if [ ${#MERGE[@]} -gt 0 ]; then
 		local d shards=()
@@ -163,6 +181,10 @@ sweep_one() {	# KERNEL HANDLER KIND: HANDLER of the swept channel, or for pio of
 
 run_sweeps() {
 	local k th kind pids=() d have=()
+	if [ -n "$REWRITE" ]; then
+		[ -d "$OUT/sweep" ] || die "--rewrite: $OUT has no sweeps; run reproduce.sh in full first"
+		return
+	fi
 	rm -rf "${OUT:?}/sweep"
 	if [ ${#MERGE[@]} -gt 0 ]; then
 		for d in "${MERGE[@]}"; do [ -d "$d/sweep" ] && have+=("$d/sweep"); done
@@ -257,6 +279,10 @@ compare priority-critical thread histogram-ch0.txt priority critical-high critic
 compare msi-vs-intx-done done histogram.txt msi-vs-intx intx msi intx-light msi-light
 compare irqd-vs-threads-critical done histogram-ch0.txt irqd-vs-threads per-irq-threads equal-threads \
 	single-irqd
+compare softirq-exit-probe probe histogram.txt softirq-exit none full rt
+compare bh-lock-critical done histogram-ch0.txt bh-lock tasklets bh-off threads
+compare workqueue-probe probe histogram.txt workqueue tasklet-full bh-full kworker-full \
+	tasklet-rt kworker-rt
 # The stage breakdown of three ways to run the same IDE handler.
 tmp=$(mktemp -d)
 "$IRQSTORM" plot "$(cell ide-pio hardirq-voluntary)" "$(cell ide-pio threaded-rt)" \
@@ -327,6 +353,10 @@ explain_case() {	# CASE
 explain() {	# DIR NAME [explain options]: its output in OUT/explain/NAME.log
 	local d=$1 log=$OUT/explain/$2.log
 	shift 2
+	if [ -n "$REWRITE" ]; then
+		[ -f "$d/explain/explain.json" ] || die "--rewrite: $d was not explained; run reproduce.sh in full first"
+		return
+	fi
 	mkdir -p "$OUT/explain"
 	"$IRQSTORM" explain "$d" "$@" >"$log" 2>&1 ||
 		die "$2: irqstorm explain failed (see $log): $(tail -n 1 "$log")"
@@ -436,6 +466,51 @@ table_irqd() {
 		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
 			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
 			"$(us '.channels["1"].stages.done.max' "$s") | $(jq -r '.counts.guest.irq_threads' "$s") |"
+	done
+}
+
+# softirqs S NAME: the softirq NAME raised during the storm (CPU 0), and
+# ksoftirqd's context switches there
+softirqs() {
+	jq -r --arg n "$2" '.counts.guest | "\(.softirqs[$n][0] // 0) | \(.ksoftirqd[0])"' "$1"
+}
+
+table_softirq() {
+	echo "| profile | kernel | probe p99 / max (us) | bh p99 / max (us) | done max (us) | TASKLET softirqs | ksoftirqd context switches |"
+	echo "|---|---|---:|---:|---:|---:|---:|"
+	for p in $(profiles softirq-exit | tr , ' '); do
+		s=$(cell softirq-exit "$p")/summary.json
+		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
+			sed -n 's/^cmdline = //p') |" \
+			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |" \
+			"$(us .stages.bh.p99 "$s") / $(us .stages.bh.max "$s") | $(us .stages.done.max "$s") |" \
+			"$(softirqs "$s" TASKLET) |"
+	done
+}
+
+table_bhlock() {
+	echo "| profile | ch0: threading, work in | ch1: threading, work in, BH-off section | ch0 thread p99 / max (us) | ch0 done p99 / max (us) | ch1 done max (us) | TASKLET softirqs | ksoftirqd context switches |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|"
+	for p in $(profiles bh-lock | tr , ' '); do
+		s=$(cell bh-lock "$p")/summary.json
+		echo "| \`$p\` | $(jq -r '.channels["0"] | "\(.threading), \(.work_context)"' "$s") |" \
+			"$(jq -r '.channels["1"] | "\(.threading), \(.work_context), \(.bh_off_us // 0) us"' "$s") |" \
+			"$(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
+			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
+			"$(us '.channels["1"].stages.done.max' "$s") | $(softirqs "$s" TASKLET) |"
+	done
+}
+
+table_workqueue() {
+	echo "| profile | kernel | work in | probe p99 / max (us) | bh p99 / max (us) | done max (us) | TASKLET softirqs | ksoftirqd context switches |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|"
+	for p in $(profiles workqueue | tr , ' '); do
+		s=$(cell workqueue "$p")/summary.json
+		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
+			sed -n 's/^cmdline = //p') | $(jq -r '.channels["0"].work_context' "$s") |" \
+			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |" \
+			"$(us .stages.bh.p99 "$s") / $(us .stages.bh.max "$s") | $(us .stages.done.max "$s") |" \
+			"$(softirqs "$s" TASKLET) |"
 	done
 }
 

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #endif
 
-#define IRQSTORM_ABI_VERSION		4u
+#define IRQSTORM_ABI_VERSION		5u
 
 /* ---- PCI identity ---------------------------------------------------- */
 #define IRQSTORM_PCI_VENDOR_ID		0x1234	/* QEMU's experimental vendor */
@@ -67,6 +67,7 @@
 #define IRQSTORM_REG_STAMP_HARDIRQ	0x020	/* WO: event seq; stamps hardirq */
 #define IRQSTORM_REG_STAMP_THREAD	0x024	/* WO: event seq; stamps thread */
 #define IRQSTORM_REG_STAMP_DONE		0x028	/* WO: event seq; stamps done */
+#define IRQSTORM_REG_STAMP_BH		0x02c	/* WO: event seq; stamps bh */
 #define IRQSTORM_REG_GUEST_ERRORS	0x030	/* RO: guest misuse counter */
 #define IRQSTORM_REG_PROBE		0x034	/* WO: probe lateness, ns (see below) */
 #define IRQSTORM_REG_IRQ_MODE		0x038	/* RO: how interrupts are delivered */
@@ -82,6 +83,20 @@
  * (IRQSTORM_CH_TRIGGERS_LEFT) is a guest error and arms nothing.
  */
 #define IRQSTORM_REG_TRIGGER		0x03c
+/*
+ * Interrupt mask, as a network card's: bit n masked, channel n raises its
+ * events (queued and stamped as ever) without asserting INTx or sending
+ * its message. Unmasking asserts INTx again if the channel still has
+ * events queued, and sends the message that a raise while masked kept
+ * pending. A driver that defers its work (a tasklet, a workqueue) masks
+ * the channel in its handler until the deferred work has acked every
+ * event, or a level line would fire again on return. Separate set and
+ * clear registers: handlers of different channels never race on a
+ * read-modify-write.
+ */
+#define IRQSTORM_REG_MASK_SET		0x040	/* WO: bit n: mask channel n */
+#define IRQSTORM_REG_MASK_CLEAR		0x044	/* WO: bit n: unmask channel n */
+#define IRQSTORM_REG_MASK		0x048	/* RO: the channels masked */
 
 /* Per-channel blocks: channel n's register r is at CH_BASE + n*CH_STRIDE + r. */
 #define IRQSTORM_REG_CH_BASE		0x100
@@ -191,6 +206,7 @@ struct irqstorm_log_header {
 #define IRQSTORM_REC_OVERLAP		(1u << 8) /* edge: earlier events pending */
 #define IRQSTORM_REC_PROBE		(1u << 9) /* a probe record (see above) */
 #define IRQSTORM_REC_TRIGGERED		(1u << 10) /* raised by a trigger: offset */
+#define IRQSTORM_REC_BH			(1u << 11) /* t_bh is valid */
 
 #define IRQSTORM_CPU_NONE		0xffu	/* cpu_* of a stage not stamped */
 
@@ -208,9 +224,12 @@ struct irqstorm_record {
 	uint8_t cpu_hardirq;	/* vCPU that wrote each stamp, or CPU_NONE */
 	uint8_t cpu_thread;
 	uint8_t cpu_done;
-	uint8_t reserved0;
+	uint8_t cpu_bh;
 	/* REC_TRIGGERED: ns from the trigger to the raise (the sweep's offset) */
 	uint32_t offset;
+	/* ns: bh stamp, the deferred work's start (a tasklet, a work item) */
+	uint64_t t_bh;
+	uint64_t reserved0;
 };
 
 /*
@@ -224,6 +243,8 @@ struct irqstorm_record {
 	  IRQSTORM_REC_HARDIRQ, t_hardirq, cpu_hardirq)			\
 	X(THREAD, "thread", IRQSTORM_REG_STAMP_THREAD,			\
 	  IRQSTORM_REC_THREAD, t_thread, cpu_thread)			\
+	X(BH, "bh", IRQSTORM_REG_STAMP_BH,				\
+	  IRQSTORM_REC_BH, t_bh, cpu_bh)				\
 	X(DONE, "done", IRQSTORM_REG_STAMP_DONE,			\
 	  IRQSTORM_REC_DONE, t_done, cpu_done)
 
@@ -252,7 +273,7 @@ struct irqstorm_stamp_desc {
 #define IRQSTORM_LOG_OFF_LOST		72u
 #define IRQSTORM_LOG_OFF_CONSUMER	128u
 
-static_assert(sizeof(struct irqstorm_record) == 64, "record is 64 bytes");
+static_assert(sizeof(struct irqstorm_record) == 80, "record is 80 bytes");
 static_assert(sizeof(struct irqstorm_log_header) == 192, "header layout");
 static_assert(offsetof(struct irqstorm_log_header, producer) ==
 	       IRQSTORM_LOG_OFF_PRODUCER, "producer offset");

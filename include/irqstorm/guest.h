@@ -35,7 +35,10 @@
 	X(channels, "1", "bit mask of the channels the driver services") \
 	X(threading, "", "per channel: hardirq, threaded or forced")	\
 	X(work, "", "per channel: none, pio, spin or ignore")		\
+	X(work_context, "", "per channel: handler, tasklet, bh_workqueue, "	\
+	  "workqueue or workqueue_highpri")				\
 	X(resched, "", "per channel: cond_resched() every N PIO words") \
+	X(bh_off_us, "", "per channel: in its IRQ thread, local_bh_disable() for N us per event") \
 	X(spin_timeout_us, "10000", "bound of a spin work item, us")	\
 	X(thread_prio, "", "per channel: SCHED_FIFO priority of its IRQ threads, or -") \
 	X(thread_cpu, "", "per channel: CPU of its IRQ threads, or -")	\
@@ -67,13 +70,15 @@
 	X(irq, "the channel's Linux IRQ; -1: not serviced")		\
 	X(threading, "hardirq, threaded or forced; -: not serviced")	\
 	X(work, "none, pio, spin or ignore; -: not serviced")		\
+	X(work_context, "where its work ran: handler, tasklet, "	\
+	  "bh_workqueue, workqueue or workqueue_highpri; -: not serviced") \
 	X(handled, "events its handlers completed")			\
 	X(unclaimed, "hard interrupts with nothing to claim")		\
 	X(spin_timeouts, "spin work items that timed out")		\
 	X(handler_ns, "time in handlers, claim to ack (handler_clock)") \
 	X(thread_pid, "the thread that ran its work; 0: none")		\
 	X(primary_pid, "its primary handler's forced thread; 0: none")	\
-	X(first_sched, "policy:priority of that thread at its first event") \
+	X(first_sched, "policy:priority of the first task to take or work an event") \
 	X(overlaps, "handler entries while the same handler was running")
 
 /*
@@ -102,7 +107,9 @@
 	X(cyclictest_cycles, "cyclictest's cycles")			\
 	X(cyclictest_min_us, "its minimum latency, us")			\
 	X(cyclictest_avg_us, "its average latency, us")			\
-	X(cyclictest_max_us, "its maximum latency, us")
+	X(cyclictest_max_us, "its maximum latency, us")			\
+	X(softirqs, "per softirq with any during the storm: NAME:N0:N1..., raised on each CPU") \
+	X(ksoftirqd, "per CPU: ksoftirqd/N's context switches during the storm (it ran)")
 
 /*
  * The kinds of section a triggered sweep aims its interrupt into

@@ -65,6 +65,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include <irqstorm/abi.h>
 #include <irqstorm/guest.h>
@@ -100,6 +101,17 @@ static const char * const threading_names[] = { "hardirq", "threaded", "forced" 
 enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN, WORK_IGNORE };
 static const char * const work_names[] = { "none", "pio", "spin", "ignore" };
 
+/*
+ * Where the work of an event runs: in the handler that took it (hardirq or
+ * thread), or deferred to a bottom half: a tasklet (a softirq), a BH
+ * workqueue (softirq context too, 6.9 and later), or a kworker thread,
+ * normal or high-priority.
+ */
+enum irqstorm_context { CTX_HANDLER, CTX_TASKLET, CTX_BH_WQ, CTX_WQ, CTX_WQ_HIGHPRI };
+static const char * const context_names[] = {
+	"handler", "tasklet", "bh_workqueue", "workqueue", "workqueue_highpri",
+};
+
 static const char * const irq_mode_names[] = {
 	[IRQSTORM_IRQ_MODE_INTX] = "intx",
 	[IRQSTORM_IRQ_MODE_MSI] = "msi",
@@ -128,6 +140,16 @@ static uint resched[NCH];
 static int n_resched;
 module_param_array(resched, uint, &n_resched, 0444);
 MODULE_PARM_DESC(resched, "Per channel: cond_resched() every N PIO words in thread context (0: never)");
+
+static char *work_context[NCH];
+static int n_work_context;
+module_param_array(work_context, charp, &n_work_context, 0444);
+MODULE_PARM_DESC(work_context, "Per channel: where the work runs: handler (default), tasklet, bh_workqueue, workqueue or workqueue_highpri");
+
+static uint bh_off_us[NCH];
+static int n_bh_off_us;
+module_param_array(bh_off_us, uint, &n_bh_off_us, 0444);
+MODULE_PARM_DESC(bh_off_us, "Per channel: in its IRQ thread, hold local_bh_disable() this long before each event's work (on PREEMPT_RT the per-CPU BH lock)");
 
 static bool stamps = true;
 module_param(stamps, bool, 0444);
@@ -165,7 +187,9 @@ struct irqstorm_chan {
 	int irq;
 	enum irqstorm_threading threading;
 	enum irqstorm_work work;
+	enum irqstorm_context context;
 	unsigned int resched;
+	unsigned int bh_off_us;	/* in its thread: a BH-disabled section */
 	struct irqstorm_chan *sync;	/* sync_irq: the channel to wait for */
 	struct irqstorm_chan *pio_trigger; /* the channel its PIO work triggers */
 	char name[32];
@@ -175,6 +199,20 @@ struct irqstorm_chan {
 	 * for one irqaction) and one consumer (the irq thread, likewise).
 	 */
 	DECLARE_KFIFO(seqs, u32, FIFO_SIZE);
+	/*
+	 * Events whose work is deferred, for the bottom half: one producer
+	 * (the handler or thread that took them) and one consumer (the
+	 * tasklet or work item, neither ever concurrent with itself).
+	 */
+	DECLARE_KFIFO(bh_seqs, u32, FIFO_SIZE);
+	/*
+	 * On INTx: the handler's mask and put, and the bottom half's check
+	 * for nothing left and unmask, each as one step (else an unmask
+	 * could undo the mask of an event put just after the check).
+	 */
+	raw_spinlock_t mask_lock;
+	struct tasklet_struct tasklet;
+	struct work_struct bh_work;
 	/* Statistics: handlers may run on any CPU, sysfs reads them anywhere. */
 	atomic64_t handled;
 	atomic64_t unclaimed;
@@ -284,20 +322,25 @@ static void irqstorm_work_spin(struct irqstorm_chan *c)
 }
 
 /*
- * One claimed event, oldest first: the stamp of the stage it is taken in
- * (stage_reg), its work, then done and ack.
+ * An event taken: the stamp of its stage (stage_reg). The first task that
+ * takes one (an IRQ thread; a kworker) notes its policy and priority.
  */
-static void irqstorm_process(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg)
+static void irqstorm_take(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg)
 {
-	ktime_t start = handler_clock ? ktime_get() : 0;
-
 	irqstorm_stamp(c->st, stage_reg, seq);
-	if (!in_hardirq() && !atomic_cmpxchg(&c->first_claim, 0, 1)) {
+	if (in_task() && !atomic_cmpxchg(&c->first_claim, 0, 1)) {
 		c->first_policy = current->policy;
 		c->first_prio = current->rt_priority;
 		/* Pairs with the acquire in sysfs: the two above, then this. */
 		smp_store_release(&c->first_seen, true);
 	}
+}
+
+/* A taken event's work, then its done stamp and ack. */
+static void irqstorm_process(struct irqstorm_chan *c, u32 seq)
+{
+	ktime_t start = handler_clock ? ktime_get() : 0;
+
 	switch (c->work) {
 	case WORK_PIO:
 		irqstorm_work_pio(c);
@@ -322,6 +365,97 @@ static u32 irqstorm_claim(struct irqstorm_chan *c)
 }
 
 /*
+ * A claimed event, taken in stage_reg's stage (stamped first, so that the
+ * stage's latency is the wake-up's alone), then, in a thread, the BH-disabled
+ * section; its work done there or handed to the bottom half. On a level
+ * line the channel is masked first, until the bottom half has acked its
+ * events: its line would fire again on return.
+ */
+static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg)
+{
+	unsigned long flags;
+
+	irqstorm_take(c, seq, stage_reg);
+	if (c->bh_off_us && in_task()) {
+		local_bh_disable();
+		udelay(c->bh_off_us);
+		local_bh_enable();
+	}
+	if (c->context == CTX_HANDLER) {
+		irqstorm_process(c, seq);
+		return;
+	}
+	raw_spin_lock_irqsave(&c->mask_lock, flags);
+	if (c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
+		irqstorm_write(c->st, IRQSTORM_REG_MASK_SET, BIT(c->index));
+	/* Never full: it holds no more events than the device queues. */
+	WARN_ON_ONCE(!kfifo_put(&c->bh_seqs, seq));
+	raw_spin_unlock_irqrestore(&c->mask_lock, flags);
+}
+
+/* Run the bottom half of the events irqstorm_handle() deferred. */
+static void irqstorm_defer(struct irqstorm_chan *c)
+{
+	switch (c->context) {
+	case CTX_HANDLER:
+		break;
+	case CTX_TASKLET:
+		tasklet_schedule(&c->tasklet);
+		break;
+	case CTX_BH_WQ:
+#ifndef IRQSTORM_NO_BH_WORKQUEUE
+		queue_work(system_bh_wq, &c->bh_work);
+#endif
+		break;
+	case CTX_WQ:
+		queue_work(system_wq, &c->bh_work);
+		break;
+	case CTX_WQ_HIGHPRI:
+		queue_work(system_highpri_wq, &c->bh_work);
+		break;
+	}
+}
+
+/*
+ * The bottom half: one deferred event's work per run, as NAPI polls with a
+ * budget, then queued again while events wait, so that the kernel's own
+ * limits (__do_softirq()'s restarts and 2 ms, a worker's rescheduling)
+ * decide how long deferred work holds the CPU; once none is left, the
+ * channel is unmasked. A handler that queues more queues the bottom half
+ * itself.
+ */
+static void irqstorm_bottom_half(struct irqstorm_chan *c)
+{
+	unsigned long flags;
+	bool more;
+	u32 seq;
+
+	if (kfifo_get(&c->bh_seqs, &seq)) {
+		irqstorm_take(c, seq, IRQSTORM_REG_STAMP_BH);
+		irqstorm_process(c, seq);
+	}
+	raw_spin_lock_irqsave(&c->mask_lock, flags);
+	more = !kfifo_is_empty(&c->bh_seqs);
+	if (!more && c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
+		irqstorm_write(c->st, IRQSTORM_REG_MASK_CLEAR, BIT(c->index));
+	raw_spin_unlock_irqrestore(&c->mask_lock, flags);
+	if (more)
+		irqstorm_defer(c);
+}
+
+static void irqstorm_tasklet(struct tasklet_struct *t)
+{
+	struct irqstorm_chan *c = from_tasklet(c, t, tasklet);
+
+	irqstorm_bottom_half(c);
+}
+
+static void irqstorm_bh_work(struct work_struct *w)
+{
+	irqstorm_bottom_half(container_of(w, struct irqstorm_chan, bh_work));
+}
+
+/*
  * hardirq and forced modes: one handler does everything. Whether it runs
  * in hard interrupt context or in a (forced) thread is known only at run
  * time, so the first stamp says which. Woken with nothing to claim, a
@@ -338,10 +472,12 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
-		irqstorm_process(c, seq, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
-				 IRQSTORM_REG_STAMP_THREAD);
+		irqstorm_handle(c, seq, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
+				IRQSTORM_REG_STAMP_THREAD);
 		ret = IRQ_HANDLED;
 	}
+	if (ret == IRQ_HANDLED)
+		irqstorm_defer(c);
 	if (ret == IRQ_NONE && hard)
 		atomic64_inc(&c->unclaimed);
 	irqstorm_leave(&c->in_handler);
@@ -394,7 +530,8 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 	irqstorm_enter(c, &c->in_handler);
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (kfifo_get(&c->seqs, &seq))
-		irqstorm_process(c, seq, IRQSTORM_REG_STAMP_THREAD);
+		irqstorm_handle(c, seq, IRQSTORM_REG_STAMP_THREAD);
+	irqstorm_defer(c);
 	irqstorm_leave(&c->in_handler);
 	if (c->sync)
 		synchronize_irq(c->sync->irq);
@@ -440,20 +577,47 @@ static void irqstorm_find_thread(struct irqstorm_chan *c)
 		irq_wake_thread(c->irq, c);
 }
 
-/* Stop the storm and wait until no handler or thread is still running. */
+/*
+ * The channel's bottom half run if it was queued, and finished: a tasklet
+ * that tasklet_kill() finds scheduled runs first; it may be scheduled again.
+ */
+static void irqstorm_flush_bottom_half(struct irqstorm_chan *c)
+{
+	tasklet_kill(&c->tasklet);
+	flush_work(&c->bh_work);
+}
+
+/*
+ * Stop the storm and wait until no handler, thread or bottom half is still
+ * running; a bottom half's unmask may let a queued event in once more.
+ */
 static void irqstorm_stop(struct irqstorm *st)
 {
-	unsigned int i;
+	unsigned int i, round;
 
 	irqstorm_write(st, IRQSTORM_REG_CTRL, 0);
-	for (i = 0; i < NCH; i++)
-		if (READ_ONCE(st->ch[i].active))
-			synchronize_irq(st->ch[i].irq);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < NCH; i++)
+			if (READ_ONCE(st->ch[i].active))
+				synchronize_irq(st->ch[i].irq);
+		for (i = 0; i < NCH; i++)
+			irqstorm_flush_bottom_half(&st->ch[i]);
+	}
 }
 
 static void irqstorm_stop_action(void *data)
 {
 	irqstorm_stop(data);
+}
+
+/* After the IRQs are freed: no bottom half is queued or running. */
+static void irqstorm_kill_bottom_halves(void *data)
+{
+	struct irqstorm *st = data;
+	unsigned int i;
+
+	for (i = 0; i < NCH; i++)
+		irqstorm_flush_bottom_half(&st->ch[i]);
 }
 
 /* ---- sysfs ----------------------------------------------------------- */
@@ -492,6 +656,8 @@ static DEVICE_ATTR_RO(_name)
 IRQSTORM_CH_ATTR(irq, "%d", READ_ONCE(c->active) ? c->irq : -1);
 IRQSTORM_CH_ATTR(threading, "%s", READ_ONCE(c->active) ? threading_names[c->threading] : "-");
 IRQSTORM_CH_ATTR(work, "%s", READ_ONCE(c->active) ? work_names[c->work] : "-");
+IRQSTORM_CH_ATTR(work_context, "%s",
+		 READ_ONCE(c->active) ? context_names[c->context] : "-");
 IRQSTORM_CH_ATTR(handled, "%lld", atomic64_read(&c->handled));
 IRQSTORM_CH_ATTR(unclaimed, "%lld", atomic64_read(&c->unclaimed));
 IRQSTORM_CH_ATTR(spin_timeouts, "%lld", atomic64_read(&c->spin_timeouts));
@@ -502,7 +668,7 @@ IRQSTORM_CH_ATTR(primary_pid, "%d", READ_ONCE(c->primary_pid));
 
 static void irqstorm_show_first_sched(struct irqstorm_chan *c, char *buf, int *len)
 {
-	/* Pairs with the release in irqstorm_process(). */
+	/* Pairs with the release in irqstorm_take(). */
 	if (smp_load_acquire(&c->first_seen))
 		*len += sysfs_emit_at(buf, *len, "%d:%d", c->first_policy, c->first_prio);
 	else
@@ -852,7 +1018,7 @@ static int irqstorm_choice(struct device *dev, const char *what,
 static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 {
 	unsigned int i;
-	int t, w;
+	int t, w, x;
 
 	if (!channels || channels >= BIT(NCH))
 		return dev_err_probe(dev, -EINVAL, "channels=0x%x: expected a mask of 1..0x%lx\n",
@@ -864,6 +1030,10 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->index = i;
 		c->active = channels & BIT(i);
 		INIT_KFIFO(c->seqs);
+		INIT_KFIFO(c->bh_seqs);
+		raw_spin_lock_init(&c->mask_lock);
+		tasklet_setup(&c->tasklet, irqstorm_tasklet);
+		INIT_WORK(&c->bh_work, irqstorm_bh_work);
 		if (snprintf(c->name, sizeof(c->name), DRV_NAME "%u%s", i,
 			     name_suffix) >= sizeof(c->name))
 			return dev_err_probe(dev, -EINVAL, "name_suffix '%s' too long\n",
@@ -874,11 +1044,22 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 				    TH_THREADED);
 		w = irqstorm_choice(dev, "work", work_names, ARRAY_SIZE(work_names),
 				    i < n_work ? work[i] : NULL, WORK_NONE);
-		if (t < 0 || w < 0)
+		x = irqstorm_choice(dev, "work_context", context_names,
+				    ARRAY_SIZE(context_names),
+				    i < n_work_context ? work_context[i] : NULL,
+				    CTX_HANDLER);
+		if (t < 0 || w < 0 || x < 0)
 			return -EINVAL;
+#ifdef IRQSTORM_NO_BH_WORKQUEUE
+		if (x == CTX_BH_WQ)
+			return dev_err_probe(dev, -EOPNOTSUPP,
+					     "work_context bh_workqueue: this kernel has no BH workqueue (WQ_BH came in Linux 6.9)\n");
+#endif
 		c->threading = t;
 		c->work = w;
+		c->context = x;
 		c->resched = i < n_resched ? resched[i] : 0;
+		c->bh_off_us = i < n_bh_off_us ? bh_off_us[i] : 0;
 	}
 	return 0;
 }
@@ -1023,6 +1204,10 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	pci_set_drvdata(pdev, st);
+	/* Registered before the IRQs, so on removal it runs after free_irq(). */
+	ret = devm_add_action_or_reset(dev, irqstorm_kill_bottom_halves, st);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < NCH; i++) {
 		struct irqstorm_chan *c = &st->ch[i];

@@ -396,7 +396,7 @@ int irqstorm_cmd_explain(int argc, char **argv)
 		{ "gdb", 0, 0, G_OPTION_ARG_NONE, &gdb,
 		  "Stop the rerun at a point of the --event, for gdb (see below)", NULL },
 		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
-		  "With --gdb: raise (default), hardirq, thread, done; the probe's "
+		  "With --gdb: raise (default), hardirq, thread, bh, done; the probe's "
 		  "expected, wake-up", "POINT" },
 		{ NULL }
 	};

@@ -504,7 +504,7 @@ static const char plot_description[] =
 	"  timeline     each event's latency against when it was raised (from\n"
 	"               records.csv): the interrupts' done - raise, and the probe\n"
 	"               as a series of its own: do the slow ones cluster?\n"
-	"  breakdown    one stacked bar: raise -> hardirq -> thread -> done,\n"
+	"  breakdown    one stacked bar: raise -> hardirq -> thread -> bh -> done,\n"
 	"               average and p99\n"
 	"Several DIRs: a comparison, written only into --out (required):\n"
 	"  compare-breakdown  the breakdown bars of every run side by side\n"

@@ -200,6 +200,7 @@ static void log_copy_record(const IrqstormLog *log, guint64 idx,
 	rec->t_hardirq = GUINT64_FROM_LE(rec->t_hardirq);
 	rec->t_thread = GUINT64_FROM_LE(rec->t_thread);
 	rec->t_done = GUINT64_FROM_LE(rec->t_done);
+	rec->t_bh = GUINT64_FROM_LE(rec->t_bh);
 	rec->channel = GUINT32_FROM_LE(rec->channel);
 	rec->flags = GUINT32_FROM_LE(rec->flags);
 	rec->coalesced = GUINT32_FROM_LE(rec->coalesced);

@@ -188,6 +188,16 @@ static char *v_work(const IrqstormChannelSpec *c)
 	return g_strdup(irqstorm_work_name(c->work));
 }
 
+static char *v_work_context(const IrqstormChannelSpec *c)
+{
+	return g_strdup(irqstorm_work_context_name(c->work_context));
+}
+
+static char *v_bh_off(const IrqstormChannelSpec *c)
+{
+	return g_strdup_printf("%u", c->bh_off_us);
+}
+
 static char *v_resched(const IrqstormChannelSpec *c)
 {
 	return g_strdup_printf("%u", c->resched_every);
@@ -261,8 +271,12 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		return per_channel(sc, v_threading);
 	case CONF_work:
 		return per_channel(sc, v_work);
+	case CONF_work_context:
+		return per_channel(sc, v_work_context);
 	case CONF_resched:
 		return per_channel(sc, v_resched);
+	case CONF_bh_off_us:
+		return per_channel(sc, v_bh_off);
 	case CONF_spin_timeout_us:
 		return g_strdup_printf("%u", sc->spin_timeout_us);
 	case CONF_thread_prio:

@@ -195,7 +195,8 @@ gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 gboolean irqstorm_write_csv_header(FILE *f)
 {
 	return fputs("seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
-		     "work,cpu_hardirq,cpu_thread,cpu_done,offset\n", f) >= 0;
+		     "work,cpu_hardirq,cpu_thread,cpu_done,offset,t_bh,cpu_bh\n",
+		     f) >= 0;
 }
 
 /* Write one CSV field: a stamp if its flag is set, else nothing. */
@@ -224,7 +225,9 @@ gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r)
 	if (!csv_stamp(f, r->flags, IRQSTORM_REC_HARDIRQ, r->cpu_hardirq) ||
 	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->cpu_thread) ||
 	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->cpu_done) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_TRIGGERED, r->offset))
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_TRIGGERED, r->offset) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_BH, r->t_bh) ||
+	    !csv_stamp(f, r->flags, IRQSTORM_REC_BH, r->cpu_bh))
 		return FALSE;
 	return fputc('\n', f) != EOF;
 }

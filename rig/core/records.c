@@ -6,12 +6,15 @@
 
 #include <string.h>
 
-/* The columns read, found by header name; offset may be absent. */
+/*
+ * The columns read, found by header name; offset may be absent, and t_bh
+ * is (before ABI 5 there was no bh stamp: its flag is never set then).
+ */
 enum { COL_SEQ, COL_CHANNEL, COL_FLAGS, COL_RAISE, COL_HARDIRQ, COL_THREAD,
-       COL_DONE, COL_OFFSET, NCOLS };
+       COL_DONE, COL_OFFSET, COL_BH, NCOLS };
 static const char *const col_names[NCOLS] = {
 	"seq", "channel", "flags", "t_raise", "t_hardirq", "t_thread", "t_done",
-	"offset",
+	"offset", "t_bh",
 };
 
 static gboolean records_fail(GError **error, const char *path, guint line,
@@ -35,7 +38,8 @@ static gboolean records_header(const char *line, const char *path,
 		for (guint i = 0; names[i]; i++)
 			if (!strcmp(names[i], col_names[c]))
 				cols[c] = i;
-		if (cols[c] >= 0 || (c == COL_OFFSET && !need_offset))
+		if (cols[c] >= 0 || (c == COL_OFFSET && !need_offset) ||
+		    c == COL_BH)
 			continue;
 		why = g_strdup_printf(c == COL_OFFSET ?
 				      "no column '%s': not the records.csv of a run "
@@ -85,6 +89,7 @@ static const char *records_line(const char *line, const int *cols,
 	r->t_thread = v[COL_THREAD];
 	r->t_done = v[COL_DONE];
 	r->offset = v[COL_OFFSET];
+	r->t_bh = v[COL_BH];
 	if ((r->flags & IRQSTORM_REC_TRIGGERED) &&
 	    (cols[COL_OFFSET] < 0 || !*f[cols[COL_OFFSET]]))
 		return "a triggered record without its offset";

@@ -125,6 +125,10 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 	fprintf(out, "  channel %u: %s %.6g Hz, %s, work %s", n,
 		irqstorm_pattern_name(c->pattern), 1e9 / c->period_ns,
 		irqstorm_threading_name(c->threading), irqstorm_work_name(c->work));
+	if (c->work_context != IRQSTORM_CONTEXT_HANDLER)
+		fprintf(out, " in a %s", irqstorm_work_context_name(c->work_context));
+	if (c->bh_off_us)
+		fprintf(out, ", BH off %u us", c->bh_off_us);
 	if (res->outcome->have_counters)
 		fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
 			" coalesced, %" G_GUINT64_FORMAT " dropped, %"
@@ -173,6 +177,10 @@ static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(section))) && g_strcmp0(s, "none"))
 		fprintf(out, "  section sweep (%s, %u us, on CPU %u): %s\n",
 			irqstorm_section_name(sc->section), sc->section_us, sc->section_cpu, s);
+	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(softirqs))))
+		fprintf(out, "  softirqs raised during the storm, NAME:per CPU: %s; ksoftirqd "
+			"context switches, per CPU: %s\n", s,
+			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(ksoftirqd)) ?: "?");
 }
 
 /* Each string of a, as "  prefix: string". */

@@ -57,6 +57,9 @@ static const char *const threading_names[] = {
 	"hardirq", "threaded", "forced", NULL
 };
 static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
+static const char *const work_context_names[] = {
+	"handler", "tasklet", "bh_workqueue", "workqueue", "workqueue_highpri", NULL
+};
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
 static const char *const source_names[] = { "debian-6.12", "debian-6.1", NULL };
@@ -107,7 +110,9 @@ static const KeyDesc keys[] = {
 	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_STEP_NS) },
 	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
 	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
+	{ "channel", "work_context", KEY_CHOICE, CH(work_context), 0, 0, work_context_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
+	{ "channel", "bh_off_us", KEY_UINT, CH(bh_off_us), 0, 100000, NULL },
 	{ "channel", "thread_prio", KEY_OPT_INT, CH(thread_prio), 1, 99, NULL },
 	{ "channel", "thread_cpu", KEY_OPT_INT, CH(thread_cpu), 0, 63, NULL },
 	{ "guest", "irq_mode", KEY_CHOICE, OFF(irq_mode), 0, 0, irq_mode_names },
@@ -665,6 +670,9 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 	    (c->thread_prio != IRQSTORM_NONE || c->thread_cpu != IRQSTORM_NONE))
 		return conflict(error, "%s: [channel%u] threading = hardirq has no "
 				"IRQ thread for thread_prio/thread_cpu", where, n);
+	if (c->threading == IRQSTORM_THREADING_HARDIRQ && c->bh_off_us)
+		return conflict(error, "%s: [channel%u] bh_off_us is a section of the "
+				"IRQ thread, and threading = hardirq has none", where, n);
 	if (c->thread_cpu != IRQSTORM_NONE && (guint)c->thread_cpu >= sc->cpus)
 		return conflict(error, "%s: [channel%u] thread_cpu = %d, but the "
 				"machine has %u CPUs", where, n, c->thread_cpu, sc->cpus);
@@ -827,6 +835,13 @@ static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
 		return conflict(error, "%s: [kernel] source = debian-6.1 with patches = ours: "
 				"kernel-series/ is made for linux-source-6.12 and is not "
 				"applied to 6.1; use patches = none (6.1's default)", where);
+	for (guint n = 0; !strcmp(sc->source, "debian-6.1") && n < NCH; n++)
+		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF &&
+		    sc->ch[n].work_context == IRQSTORM_CONTEXT_BH_WORKQUEUE)
+			return conflict(error, "%s: [channel%u] work_context = bh_workqueue with "
+					"[kernel] source = debian-6.1: BH workqueues (WQ_BH) came "
+					"in Linux 6.9; use tasklet, the softirq they replace",
+					where, n);
 	for (gsize i = 0; !strcmp(patches, "none") && i < G_N_ELEMENTS(needs_series); i++)
 		if (strstr(sc->cmdline, needs_series[i]))
 			return conflict(error, "%s: [kernel] cmdline has %s, which only "
@@ -1461,6 +1476,11 @@ const char *irqstorm_threading_name(IrqstormThreading t)
 const char *irqstorm_work_name(IrqstormWork w)
 {
 	return work_names[w];
+}
+
+const char *irqstorm_work_context_name(IrqstormWorkContext x)
+{
+	return work_context_names[x];
 }
 
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m)

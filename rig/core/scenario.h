@@ -46,6 +46,15 @@ typedef enum {
 	IRQSTORM_WORK_IGNORE,	/* return IRQ_NONE: "nobody cared" */
 } IrqstormWork;
 
+/* Where the driver runs an event's work (module parameter work_context=). */
+typedef enum {
+	IRQSTORM_CONTEXT_HANDLER,	/* in the handler that took it */
+	IRQSTORM_CONTEXT_TASKLET,	/* a tasklet: a softirq */
+	IRQSTORM_CONTEXT_BH_WORKQUEUE,	/* system_bh_wq (WQ_BH, 6.9+) */
+	IRQSTORM_CONTEXT_WORKQUEUE,	/* system_wq: a kworker */
+	IRQSTORM_CONTEXT_WORKQUEUE_HIGHPRI, /* system_highpri_wq */
+} IrqstormWorkContext;
+
 /* How the driver asks for interrupts (module parameter irq_mode=). */
 typedef enum {
 	IRQSTORM_IRQS_AUTO,
@@ -87,7 +96,9 @@ typedef struct {
 	int ready_channel;		/* IRQSTORM_NONE or a channel */
 	IrqstormThreading threading;
 	IrqstormWork work;
+	IrqstormWorkContext work_context;
 	guint resched_every;		/* PIO words between cond_resched() */
+	guint bh_off_us;		/* its thread's BH-disabled section */
 	int thread_prio;		/* SCHED_FIFO priority, or IRQSTORM_NONE */
 	int thread_cpu;			/* CPU, or IRQSTORM_NONE */
 	guint64 trigger_start_ns;	/* triggered: the sweep's offsets */
@@ -206,6 +217,7 @@ guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc);
 const char *irqstorm_pattern_name(IrqstormPattern p);
 const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
+const char *irqstorm_work_context_name(IrqstormWorkContext x);
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
 /* sc->section's name: a kind of irqstorm/guest.h, or "none". */

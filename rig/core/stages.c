@@ -50,7 +50,8 @@ static gboolean point_time(const struct irqstorm_record *r, int p, guint64 *t)
 		return TRUE;
 	}
 	if (p == POINT_HANDLER_START)
-		return point_time(r, POINT_THREAD, t) ||
+		return point_time(r, POINT_BH, t) ||
+		       point_time(r, POINT_THREAD, t) ||
 		       point_time(r, POINT_HARDIRQ, t);
 	if (!(r->flags & stamps[p].flag))
 		return FALSE;

@@ -4,8 +4,8 @@
  * include/irqstorm/stages.h (IRQSTORM_STAGES), each a difference of two
  * points of the record on QEMU's virtual clock, in ns. A point is the
  * raise, a stamp (include/irqstorm/abi.h, IRQSTORM_STAMPS), or the start
- * of the handler that did the work (the thread stamp if there is one,
- * else the hardirq stamp). Interrupt stages never come from probe records,
+ * of the work (the bh stamp if it was deferred, else the thread stamp if
+ * there is one, else the hardirq stamp). Interrupt stages never come from probe records,
  * nor probe stages from interrupt records; the table lists the interrupt
  * stages first.
  */

@@ -134,16 +134,45 @@ static void add_guest_item(JsonBuilder *b, const char *item)
 }
 
 /*
+ * softirqs=NAME:N0:N1,... as { "NAME": [N0, N1], ... }: each softirq raised
+ * during the storm, per CPU ("-": none, {}).
+ */
+static void add_guest_softirqs(JsonBuilder *b, const char *val)
+{
+	g_auto(GStrv) items = g_strsplit(val, ",", -1);
+
+	json_builder_begin_object(b);
+	for (gsize i = 0; strcmp(val, "-") && items[i]; i++) {
+		g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
+
+		json_builder_set_member_name(b, f[0]);
+		json_builder_begin_array(b);
+		for (gsize c = 1; f[0] && f[c]; c++)
+			add_guest_item(b, f[c]);
+		json_builder_end_array(b);
+	}
+	json_builder_end_object(b);
+}
+
+/*
  * A guest value: a per-channel key of the protocol (a driver attribute) is
- * a list, one item per channel; another is a number, a list of numbers, or
+ * a list, one item per channel, and so is a per-CPU one (ksoftirqd);
+ * softirqs an object (above); another is a number, a list of numbers, or
  * else a string.
  */
 static void add_guest_value(JsonBuilder *b, const char *key, const char *val)
 {
 	g_auto(GStrv) items = g_strsplit(val, ",", -1);
 	gboolean numbers = items[0] != NULL;
-	gboolean list = irqstorm_result_key_per_channel(key);
+	gboolean list = irqstorm_result_key_per_channel(key) ||
+			!strcmp(key, IRQSTORM_RESULT_KEY(ksoftirqd));
 	guint64 v;
+
+	if (!strcmp(key, IRQSTORM_RESULT_KEY(softirqs))) {
+		json_builder_set_member_name(b, key);
+		add_guest_softirqs(b, val);
+		return;
+	}
 
 	for (gsize i = 0; items[i]; i++)
 		numbers = numbers && g_ascii_string_to_unsigned(items[i], 10, 0,
@@ -269,6 +298,9 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 		irqstorm_json_add_int(b, "period_ns", c->period_ns);
 		irqstorm_json_add_string(b, "threading", irqstorm_threading_name(c->threading));
 		irqstorm_json_add_string(b, "work", irqstorm_work_name(c->work));
+		irqstorm_json_add_string(b, "work_context",
+					 irqstorm_work_context_name(c->work_context));
+		irqstorm_json_add_int(b, "bh_off_us", c->bh_off_us);
 		json_builder_set_member_name(b, "host");
 		json_builder_begin_object(b);
 		if (res->outcome->data)

@@ -6,6 +6,9 @@
 # read from shared memory; nothing lost; the storm as long as asked; and
 # whether channel 0 has an IRQ thread, at the priority asked for.
 #
+# Where channel 0's work is deferred (work_context), every event has its
+# bh stage, and where it is not, none has.
+#
 #   boot.sh IRQSTORM SCENARIO THREAD [--set k=v ...]
 #     THREAD: "none", or the SCHED_FIFO priority channel 0's IRQ thread
 #     must have (the run sets it with channel0.thread_prio).
@@ -57,8 +60,16 @@ if [ "$thread" = none ]; then
 else
 	q ".counts.guest.thread_pid[0] > 0 and (.counts.guest.thread_sched | split(\",\") | .[0]) == \"1:$thread\"" '.counts.guest'
 fi
+# The bh stage exactly where the work is deferred: every event, else none.
+if [ "$(jq -r '.channels["0"].work_context' "$s")" = handler ]; then
+	q '.stages.bh.cycles == 0' '.stages.bh'
+else
+	q '.stages.bh.cycles == .counts.device.handled and .stages.bh.min > 0' '.stages.bh'
+	q '.stages.handler.cycles == .counts.device.handled' '.stages.handler'
+fi
 # The histfile's done column adds up to the same count (plus overflows).
-total=$(awk '!/^#/ { t += $4 } END { print t + 0 }' "$out/run/histogram.txt")
+total=$(awk '/^# Stages:/ { for (i = 3; i <= NF; i++) if ($i == "done") k = i - 1 }
+	!/^#/ && k { t += $k } END { print t + 0 }' "$out/run/histogram.txt")
 over=$(jq '.stages.done.overflows' "$s")
 [ "$((total + over))" -eq "$(jq '.stages.done.cycles' "$s")" ] ||
 	fail "histogram.txt done column sums to $total + $over overflows"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerate fixture/ from a real run of the current writer: the default
-# scenario with the probe, its files as written, but histogram.txt cut to
+# scenario with the probe and the work in a tasklet (so that every stage has
+# samples, bh too), its files as written, but histogram.txt cut to
 # its first 200 bins (all its rows are kept when a sample lies beyond) and
 # records.csv to its first 299 records. The plot test fails when the writer
 # and the fixture drift apart; this is the remedy.
@@ -15,6 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$irqstorm" run "$here/../../scenarios/default.ini" --set guest.probe=true \
+	--set channel0.work_context=tasklet \
 	--out "$tmp/run" --quiet
 run=$tmp/run
 # The cut keeps every sample: the largest exact max is under 200 us.

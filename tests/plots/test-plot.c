@@ -213,6 +213,23 @@ static void test_one_out_both(Fixture *f, gconstpointer data)
 	assert_no_partials(dest);
 }
 
+/* A stage's legend entry as its summary.json gives it: "NAME (N events, max X us)". */
+static char *legend_entry(const char *run, const char *stage)
+{
+	g_autofree char *path = g_build_filename(run, "summary.json", NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error = NULL;
+	JsonObject *st;
+
+	json_parser_load_from_file(parser, path, &error);
+	g_assert_no_error(error);
+	st = json_object_get_object_member(json_object_get_object_member(
+		json_node_get_object(json_parser_get_root(parser)), IRQSTORM_KEY_STAGES), stage);
+	return g_strdup_printf("%s (%" G_GINT64_FORMAT " events, max %.3f us)", stage,
+			       json_object_get_int_member(st, "cycles"),
+			       json_object_get_int_member(st, "max") / 1000.0);
+}
+
 static void test_svg(Fixture *f, gconstpointer data)
 {
 	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
@@ -223,10 +240,14 @@ static void test_svg(Fixture *f, gconstpointer data)
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
 	assert_figure(svg);
 	g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
-	/* The legend carries each stage's max, exact (30.440, not 30). */
+	/* The legend carries each stage's count and max, exact (to the ns);
+	 * the fixture has samples of every stage. */
 	text = tu_slurp(svg);
-	g_assert_nonnull(strstr(text, "thread (4021 events, max 30.440 us)"));
-	g_assert_nonnull(strstr(text, "probe (2011 events, max 28.616 us)"));
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		g_autofree char *entry = legend_entry(f->run, irqstorm_stage_name(st));
+
+		g_assert_nonnull(strstr(text, entry));
+	}
 }
 
 /* g_ptr_array_sort() comparator for strings. */
@@ -355,7 +376,7 @@ static void test_several_bad_stage(Fixture *f, gconstpointer data)
 	g_autofree char *err = NULL;
 
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 1);
-	g_assert_nonnull(strstr(err, "no run has a stage 'dne' (stages: hardirq, thread, done, handler, probe)"));
+	g_assert_nonnull(strstr(err, "no run has a stage 'dne' (stages: hardirq, thread, bh, done, handler, probe)"));
 	g_assert_false(g_file_test(dest, G_FILE_TEST_EXISTS));
 }
 
@@ -596,10 +617,10 @@ static void test_colours(Fixture *f, gconstpointer data)
 		const char *fig;
 		guint stages;	/* 1 << IrqstormStage drawn in it */
 	} figs[] = {
-		{ "histogram.svg", 0x1f }, { "percentiles.svg", 0x1f },
+		{ "histogram.svg", 0x3f }, { "percentiles.svg", 0x3f },
 		{ "timeline.svg", 1 << IRQSTORM_STAGE_DONE | 1 << IRQSTORM_STAGE_PROBE },
 		{ "breakdown.svg", 1 << IRQSTORM_STAGE_HARDIRQ | 1 << IRQSTORM_STAGE_THREAD |
-				   1 << IRQSTORM_STAGE_DONE },
+				   1 << IRQSTORM_STAGE_BH | 1 << IRQSTORM_STAGE_DONE },
 	};
 	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
 	g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);

@@ -54,8 +54,10 @@ static void make_record(guint64 seq, struct irqstorm_record *r)
 	r->cpu_hardirq = (guint8)mix(seq * 16 + 9);
 	r->cpu_thread = (guint8)mix(seq * 16 + 10);
 	r->cpu_done = (guint8)mix(seq * 16 + 11);
-	r->reserved0 = (guint8)mix(seq * 16 + 12);
+	r->cpu_bh = (guint8)mix(seq * 16 + 12);
 	r->offset = (guint32)mix(seq * 16 + 13);
+	r->t_bh = mix(seq * 16 + 14);
+	r->reserved0 = mix(seq * 16 + 15);
 }
 
 /* Does r hold exactly the record made for r->seq? */
@@ -135,8 +137,10 @@ static void device_write_slot(Fixture *f, guint64 idx, guint64 seq)
 	slot->cpu_hardirq = r.cpu_hardirq;
 	slot->cpu_thread = r.cpu_thread;
 	slot->cpu_done = r.cpu_done;
-	slot->reserved0 = r.reserved0;
+	slot->cpu_bh = r.cpu_bh;
 	slot->offset = r.offset;
+	slot->t_bh = r.t_bh;
+	slot->reserved0 = r.reserved0;
 }
 
 /* Publish records seq first.. in slots [producer, producer + n) at once. */
@@ -261,13 +265,13 @@ static void test_open_invalid(void)
 		{ "header_size", 0, 0, 2048, 0, 0, 0, 0,
 		  "bad header_size 2048 (expected 4096)" },
 		{ "record_size", 0, 0, 0, 32, 0, 0, 0,
-		  "bad record_size 32 (expected 64)" },
+		  "bad record_size 32 (expected 80)" },
 		{ "ring zero", 0, 0, 0, 0, G_MAXUINT32, 0, 0,
 		  "bad ring_records 0 (expected a nonzero power of two)" },
 		{ "ring not pow2", 0, 0, 0, 0, 48, 0, 0,
 		  "bad ring_records 48 (expected a nonzero power of two)" },
 		{ "ring too big", 0, 0, 0, 0, 128, 0, 0,
-		  "bad ring_records 128: header_size + ring_records * record_size = 12288 bytes (expected at most the file size, 8192)" },
+		  "bad ring_records 128: header_size + ring_records * record_size = 14336 bytes (expected at most the file size, 9216)" },
 		{ "huge ring", 0, 0, 0, 0, 0x80000000u, 0, 0,
 		  "bad ring_records 2147483648" },
 		{ "consumer ahead", 0, 0, 0, 0, 0, 5, 6,

@@ -278,7 +278,7 @@ static void test_histfile_roundtrip(void)
 	g_assert_cmpstr(lines[0], ==, "# Histogram");
 	g_assert_cmpstr(lines[3], ==, "# Time unit is microseconds");
 	g_assert_cmpstr(lines[4], ==, "# Bin width is 2 us");
-	g_assert_cmpstr(lines[5], ==, "# Stages: hardirq thread done handler probe");
+	g_assert_cmpstr(lines[5], ==, "# Stages: hardirq thread bh done handler probe");
 	for (i = 0; lines[i] && *lines[i]; i++) {
 		g_auto(GStrv) f = NULL;
 
@@ -402,6 +402,9 @@ static void test_csv(void)
 		  .offset = 4000000000u, .cpu_thread = 9,
 		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_DONE |
 			   IRQSTORM_REC_MSI | IRQSTORM_REC_TRIGGERED },
+		{ .seq = 5, .t_raise = 10, .t_hardirq = 20, .t_bh = 50, .t_done = 90,
+		  .channel = 1, .cpu_bh = 1, .cpu_thread = 9,
+		  .flags = IRQSTORM_REC_HARDIRQ | IRQSTORM_REC_BH | IRQSTORM_REC_DONE },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -415,11 +418,12 @@ static void test_csv(void)
 	g_assert_cmpint(fclose(f), ==, 0);
 	g_assert_cmpstr(buf, ==,
 			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
-			"work,cpu_hardirq,cpu_thread,cpu_done,offset\n"
-			"1,0,7,100,150,170,200,0,512,0,1,1,\n"
-			"2,3,48,300,,,,4,0,,,,\n"
-			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0,\n"
-			"4,0,1093,1000,3000,,3100,0,0,0,,0,4000000000\n");
+			"work,cpu_hardirq,cpu_thread,cpu_done,offset,t_bh,cpu_bh\n"
+			"1,0,7,100,150,170,200,0,512,0,1,1,,,\n"
+			"2,3,48,300,,,,4,0,,,,,,\n"
+			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0,,,\n"
+			"4,0,1093,1000,3000,,3100,0,0,0,,0,4000000000,,\n"
+			"5,1,2053,10,20,,90,0,0,0,,0,,50,1\n");
 	free(buf);
 }
 

@@ -15,6 +15,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
+#include "core/summary-write.h"
 #include "testutil.h"
 
 #define FIX "0001-" IRQSTORM_QEMU_ICOUNT_FIX ".patch"
@@ -272,8 +273,11 @@ static IrqstormCollected *no_records(void)
 	return d;
 }
 
-/* The printed summary of a run whose console is console (or none). */
-static char *summary_text(const char *console)
+/*
+ * The printed summary of a run whose console is console (or none), and
+ * its summary.json into *json unless json is NULL.
+ */
+static char *summary_of(const char *console, JsonNode **json)
 {
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load_data("s.ini",
@@ -298,6 +302,8 @@ static char *summary_text(const char *console)
 		o->console_path = g_strdup(path);
 	}
 	res = irqstorm_results_evaluate(&set, o);
+	if (json)
+		*json = irqstorm_summary_build(res, 0);
 	mem = open_memstream(&text, &len);
 	irqstorm_results_print(res, mem);
 	fclose(mem);
@@ -307,6 +313,34 @@ static char *summary_text(const char *console)
 		tu_rmtree(dir);
 	}
 	return text;
+}
+
+static char *summary_text(const char *console)
+{
+	return summary_of(console, NULL);
+}
+
+/*
+ * softirqs=NAME:N0:N1,... becomes an object of per-CPU lists, "-" an empty
+ * one; ksoftirqd a list, even of one CPU.
+ */
+static void test_guest_softirqs(void)
+{
+	g_autoptr(JsonNode) one = NULL;
+	g_autoptr(JsonNode) none = NULL;
+	g_autofree char *t1 = summary_of("IRQSTORM-RESULT status=ok "
+					 "softirqs=TIMER:3:1,TASKLET:5:0 ksoftirqd=2\n", &one);
+	g_autofree char *t2 = summary_of("IRQSTORM-RESULT status=ok softirqs=- "
+					 "ksoftirqd=0,4\n", &none);
+	g_autofree char *j1 = json_to_string(json_object_get_member(json_object_get_object_member(
+		json_node_get_object(one), "counts"), "guest"), FALSE);
+	g_autofree char *j2 = json_to_string(json_object_get_member(json_object_get_object_member(
+		json_node_get_object(none), "counts"), "guest"), FALSE);
+
+	g_assert_nonnull(strstr(j1, "\"softirqs\":{\"TIMER\":[3,1],\"TASKLET\":[5,0]}"));
+	g_assert_nonnull(strstr(j1, "\"ksoftirqd\":[2]"));
+	g_assert_nonnull(strstr(j2, "\"softirqs\":{}"));
+	g_assert_nonnull(strstr(j2, "\"ksoftirqd\":[0,4]"));
 }
 
 /* "guest interrupts" says what is known, never "?". */
@@ -330,6 +364,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/run/help/ascii", test_help_ascii);
 	g_test_add_func("/run/help/command", test_help_command);
 	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
+	g_test_add_func("/run/summary/guest-softirqs", test_guest_softirqs);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/run/option-messages", test_option_messages);
 	ADD("/run/empty-scenario", test_empty_scenario);

@@ -45,7 +45,8 @@ static void test_values(void)
 		"[machine]\naccel = auto\ncpus = 1\nicount = off\nmemory_mb = 512\n"
 		"[kernel]\nflavour = dyn\ncmdline = preempt=full threadirqs\n"
 		"[channel0]\nrate = 20000\nthreading = hardirq\nwork = pio\npio_words = 2048\n"
-		"[channel2]\nrate = 500\nwork = spin\nready_channel = 0\n"
+		"work_context = bh_workqueue\n"
+		"[channel2]\nrate = 500\nbh_off_us = 40\nwork = spin\nready_channel = 0\n"
 		"ready_delay_us = 12.5\nthread_prio = 60\nthread_cpu = 0\n"
 		"[channel3]\npattern = burst\nburst = 8\ngap_us = 1000\nresched_every = 256\n"
 		"[guest]\nirq_mode = msix\nprobe = true\nprobe_prio = 90\n"
@@ -63,6 +64,9 @@ static void test_values(void)
 	g_assert_cmpint(sc->ch[0].threading, ==, IRQSTORM_THREADING_HARDIRQ);
 	g_assert_cmpint(sc->ch[0].work, ==, IRQSTORM_WORK_PIO);
 	g_assert_cmpuint(sc->ch[0].pio_words, ==, 2048);
+	g_assert_cmpint(sc->ch[0].work_context, ==, IRQSTORM_CONTEXT_BH_WORKQUEUE);
+	g_assert_cmpint(sc->ch[2].work_context, ==, IRQSTORM_CONTEXT_HANDLER);
+	g_assert_cmpuint(sc->ch[2].bh_off_us, ==, 40);
 	g_assert_cmpint(sc->ch[1].pattern, ==, IRQSTORM_PATTERN_OFF);
 	g_assert_cmpint(sc->ch[2].pattern, ==, IRQSTORM_PATTERN_PERIODIC);
 	g_assert_cmpint(sc->ch[2].ready_channel, ==, 0);
@@ -118,6 +122,13 @@ static void test_errors(void)
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "threadirqs=single, which only" },
 		{ "[kernel]\nsource = debian-6.1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "no PREEMPT_RT" },
+		{ "[kernel]\nsource = debian-6.1\nflavour = dyn\n[channel0]\n"
+		  "work_context = bh_workqueue\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "BH workqueues (WQ_BH) came in Linux 6.9" },
+		{ "[channel0]\nthreading = hardirq\nbh_off_us = 50\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "bh_off_us is a section of the IRQ thread" },
+		{ "[channel0]\nwork_context = softirq\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "handler, tasklet, bh_workqueue, workqueue, workqueue_highpri" },
 		{ "[channel0]\nrate = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nrate = nan\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nrate = 1e12\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },

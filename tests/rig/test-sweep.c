@@ -59,10 +59,10 @@ static void test_read(void)
 	g_assert_true(irqstorm_sweep_write_csv(out, p, &err));
 	g_assert_true(g_file_get_contents(out, &text, NULL, NULL));
 	g_assert_cmpstr(text, ==,
-			"offset_ns,seq,hardirq_ns,thread_ns,done_ns,handler_ns\n"
-			"8,1,900,,1000,100\n"
-			"16,2,500,,600,100\n"
-			"24,6,100,300,400,100\n");
+			"offset_ns,seq,hardirq_ns,thread_ns,bh_ns,done_ns,handler_ns\n"
+			"8,1,900,,,1000,100\n"
+			"16,2,500,,,600,100\n"
+			"24,6,100,300,,400,100\n");
 	tu_rmtree(dir);
 }
 
