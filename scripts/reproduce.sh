@@ -389,15 +389,22 @@ explain "$OUT/ide-pio-6.1/profile=$K61_PROFILE" "ide-pio-6.1-$K61_PROFILE" --sta
 
 us() { jq -r "$1 // empty | . / 1000 | . * 10 | round / 10" "$2"; }
 
+# p99_max STAGE S: "p99 / max" in us of STAGE (a jq path to its statistics)
+p99_max() { echo "$(us "$1.p99" "$2") / $(us "$1.max" "$2")"; }
+
+# kernel_of S: the run's kernel flavour and the boot options its profile gave
+kernel_of() {
+	echo "$(jq -r '.kernel["kernel-flavour"]' "$1") $(jq -r '.scenario' "$1" | sed -n 's/^cmdline = //p')"
+}
+
 table_ide() {
 	echo "| profile | kernel | threading | handler max (us) | done p99 / max (us) | probe p99 / max (us) |"
 	echo "|---|---|---|---:|---:|---:|"
 	for p in $(profiles ide-pio | tr , ' '); do
 		s=$(cell ide-pio "$p")/summary.json
-		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
-			sed -n 's/^cmdline = //p') | $(jq -r '.channels["0"].threading' "$s") |" \
-			"$(us .stages.handler.max "$s") | $(us .stages.done.p99 "$s") / $(us .stages.done.max "$s") |" \
-			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |"
+		echo "| \`$p\` | $(kernel_of "$s") | $(jq -r '.channels["0"].threading' "$s") |" \
+			"$(us .stages.handler.max "$s") | $(p99_max .stages.done "$s") |" \
+			"$(p99_max .stages.probe "$s") |"
 	done
 }
 
@@ -440,8 +447,8 @@ table_priority() {
 	echo "|---|---:|---:|---:|"
 	for p in $(profiles priority | tr , ' '); do
 		s=$(cell priority "$p")/summary.json
-		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
-			"$(us '.channels["1"].stages.thread.p99' "$s") / $(us '.channels["1"].stages.thread.max' "$s") |" \
+		echo "| \`$p\` | $(p99_max '.channels["0"].stages.thread' "$s") |" \
+			"$(p99_max '.channels["1"].stages.thread' "$s") |" \
 			"$(us '.channels["1"].stages.done.max' "$s") |"
 	done
 }
@@ -463,8 +470,8 @@ table_irqd() {
 	echo "|---|---:|---:|---:|---:|"
 	for p in $(profiles irqd-vs-threads | tr , ' '); do
 		s=$(cell irqd-vs-threads "$p")/summary.json
-		echo "| \`$p\` | $(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
-			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
+		echo "| \`$p\` | $(p99_max '.channels["0"].stages.thread' "$s") |" \
+			"$(p99_max '.channels["0"].stages.done' "$s") |" \
 			"$(us '.channels["1"].stages.done.max' "$s") | $(jq -r '.counts.guest.irq_threads' "$s") |"
 	done
 }
@@ -480,10 +487,9 @@ table_softirq() {
 	echo "|---|---|---:|---:|---:|---:|---:|"
 	for p in $(profiles softirq-exit | tr , ' '); do
 		s=$(cell softirq-exit "$p")/summary.json
-		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
-			sed -n 's/^cmdline = //p') |" \
-			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |" \
-			"$(us .stages.bh.p99 "$s") / $(us .stages.bh.max "$s") | $(us .stages.done.max "$s") |" \
+		echo "| \`$p\` | $(kernel_of "$s") |" \
+			"$(p99_max .stages.probe "$s") |" \
+			"$(p99_max .stages.bh "$s") | $(us .stages.done.max "$s") |" \
 			"$(softirqs "$s" TASKLET) |"
 	done
 }
@@ -495,8 +501,8 @@ table_bhlock() {
 		s=$(cell bh-lock "$p")/summary.json
 		echo "| \`$p\` | $(jq -r '.channels["0"] | "\(.threading), \(.work_context)"' "$s") |" \
 			"$(jq -r '.channels["1"] | "\(.threading), \(.work_context), \(.bh_off_us // 0) us"' "$s") |" \
-			"$(us '.channels["0"].stages.thread.p99' "$s") / $(us '.channels["0"].stages.thread.max' "$s") |" \
-			"$(us '.channels["0"].stages.done.p99' "$s") / $(us '.channels["0"].stages.done.max' "$s") |" \
+			"$(p99_max '.channels["0"].stages.thread' "$s") |" \
+			"$(p99_max '.channels["0"].stages.done' "$s") |" \
 			"$(us '.channels["1"].stages.done.max' "$s") | $(softirqs "$s" TASKLET) |"
 	done
 }
@@ -506,10 +512,9 @@ table_workqueue() {
 	echo "|---|---|---|---:|---:|---:|---:|---:|"
 	for p in $(profiles workqueue | tr , ' '); do
 		s=$(cell workqueue "$p")/summary.json
-		echo "| \`$p\` | $(jq -r '.kernel["kernel-flavour"]' "$s") $(jq -r '.scenario' "$s" |
-			sed -n 's/^cmdline = //p') | $(jq -r '.channels["0"].work_context' "$s") |" \
-			"$(us .stages.probe.p99 "$s") / $(us .stages.probe.max "$s") |" \
-			"$(us .stages.bh.p99 "$s") / $(us .stages.bh.max "$s") | $(us .stages.done.max "$s") |" \
+		echo "| \`$p\` | $(kernel_of "$s") | $(jq -r '.channels["0"].work_context' "$s") |" \
+			"$(p99_max .stages.probe "$s") |" \
+			"$(p99_max .stages.bh "$s") | $(us .stages.done.max "$s") |" \
 			"$(softirqs "$s" TASKLET) |"
 	done
 }
@@ -587,10 +592,10 @@ table_k61() {
 		a=$(cell ide-pio "$p")/summary.json
 		b=$OUT/ide-pio-6.1/profile=$p/summary.json
 		echo "| \`$p\` | dyn $(jq -r '.scenario' "$a" | sed -n 's/^cmdline = //p') |" \
-			"$(us .stages.done.p99 "$a") / $(us .stages.done.max "$a") |" \
-			"$(us .stages.done.p99 "$b") / $(us .stages.done.max "$b") |" \
-			"$(us .stages.probe.p99 "$a") / $(us .stages.probe.max "$a") |" \
-			"$(us .stages.probe.p99 "$b") / $(us .stages.probe.max "$b") |"
+			"$(p99_max .stages.done "$a") |" \
+			"$(p99_max .stages.done "$b") |" \
+			"$(p99_max .stages.probe "$a") |" \
+			"$(p99_max .stages.probe "$b") |"
 	done
 }
 

@@ -135,4 +135,23 @@ enum irqstorm_guest_section {
 
 #undef IRQSTORM_GUEST_SECTION_ENUM
 
+/*
+ * Where the driver runs an event's work (guest.conf's work_context):
+ * X(ID, "name", "what runs it"). Deferred, the work's start is the bh stamp.
+ */
+#define IRQSTORM_WORK_CONTEXTS(X)					\
+	X(HANDLER, "handler", "the handler that took the event: hardirq or thread") \
+	X(TASKLET, "tasklet", "a tasklet: the TASKLET softirq")		\
+	X(BH_WORKQUEUE, "bh_workqueue", "system_bh_wq: softirq context (WQ_BH, Linux 6.9+)") \
+	X(WORKQUEUE, "workqueue", "system_wq: a kworker thread")	\
+	X(WORKQUEUE_HIGHPRI, "workqueue_highpri", "system_highpri_wq: a high-priority kworker")
+
+#define IRQSTORM_WORK_CONTEXT_ENUM(id, name, help)	IRQSTORM_CONTEXT_##id,
+enum irqstorm_work_context {
+	IRQSTORM_WORK_CONTEXTS(IRQSTORM_WORK_CONTEXT_ENUM)
+	IRQSTORM_CONTEXT_COUNT
+};
+
+#undef IRQSTORM_WORK_CONTEXT_ENUM
+
 #endif /* IRQSTORM_GUEST_H */

@@ -101,16 +101,14 @@ static const char * const threading_names[] = { "hardirq", "threaded", "forced" 
 enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN, WORK_IGNORE };
 static const char * const work_names[] = { "none", "pio", "spin", "ignore" };
 
-/*
- * Where the work of an event runs: in the handler that took it (hardirq or
- * thread), or deferred to a bottom half: a tasklet (a softirq), a BH
- * workqueue (softirq context too, 6.9 and later), or a kworker thread,
- * normal or high-priority.
- */
-enum irqstorm_context { CTX_HANDLER, CTX_TASKLET, CTX_BH_WQ, CTX_WQ, CTX_WQ_HIGHPRI };
+/* Where the work of an event runs: irqstorm/guest.h. */
+#define IRQSTORM_CONTEXT_NAME(id, name, ...)	\
+	[IRQSTORM_CONTEXT_##id] = name,
 static const char * const context_names[] = {
-	"handler", "tasklet", "bh_workqueue", "workqueue", "workqueue_highpri",
+	IRQSTORM_WORK_CONTEXTS(IRQSTORM_CONTEXT_NAME)
 };
+
+#undef IRQSTORM_CONTEXT_NAME
 
 static const char * const irq_mode_names[] = {
 	[IRQSTORM_IRQ_MODE_INTX] = "intx",
@@ -187,7 +185,7 @@ struct irqstorm_chan {
 	int irq;
 	enum irqstorm_threading threading;
 	enum irqstorm_work work;
-	enum irqstorm_context context;
+	enum irqstorm_work_context context;
 	unsigned int resched;
 	unsigned int bh_off_us;	/* in its thread: a BH-disabled section */
 	struct irqstorm_chan *sync;	/* sync_irq: the channel to wait for */
@@ -381,7 +379,7 @@ static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage
 		udelay(c->bh_off_us);
 		local_bh_enable();
 	}
-	if (c->context == CTX_HANDLER) {
+	if (c->context == IRQSTORM_CONTEXT_HANDLER) {
 		irqstorm_process(c, seq);
 		return;
 	}
@@ -397,20 +395,21 @@ static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage
 static void irqstorm_defer(struct irqstorm_chan *c)
 {
 	switch (c->context) {
-	case CTX_HANDLER:
+	case IRQSTORM_CONTEXT_HANDLER:
+	case IRQSTORM_CONTEXT_COUNT:
 		break;
-	case CTX_TASKLET:
+	case IRQSTORM_CONTEXT_TASKLET:
 		tasklet_schedule(&c->tasklet);
 		break;
-	case CTX_BH_WQ:
+	case IRQSTORM_CONTEXT_BH_WORKQUEUE:
 #ifndef IRQSTORM_NO_BH_WORKQUEUE
 		queue_work(system_bh_wq, &c->bh_work);
 #endif
 		break;
-	case CTX_WQ:
+	case IRQSTORM_CONTEXT_WORKQUEUE:
 		queue_work(system_wq, &c->bh_work);
 		break;
-	case CTX_WQ_HIGHPRI:
+	case IRQSTORM_CONTEXT_WORKQUEUE_HIGHPRI:
 		queue_work(system_highpri_wq, &c->bh_work);
 		break;
 	}
@@ -1047,11 +1046,11 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		x = irqstorm_choice(dev, "work_context", context_names,
 				    ARRAY_SIZE(context_names),
 				    i < n_work_context ? work_context[i] : NULL,
-				    CTX_HANDLER);
+				    IRQSTORM_CONTEXT_HANDLER);
 		if (t < 0 || w < 0 || x < 0)
 			return -EINVAL;
 #ifdef IRQSTORM_NO_BH_WORKQUEUE
-		if (x == CTX_BH_WQ)
+		if (x == IRQSTORM_CONTEXT_BH_WORKQUEUE)
 			return dev_err_probe(dev, -EOPNOTSUPP,
 					     "work_context bh_workqueue: this kernel has no BH workqueue (WQ_BH came in Linux 6.9)\n");
 #endif

@@ -57,9 +57,11 @@ static const char *const threading_names[] = {
 	"hardirq", "threaded", "forced", NULL
 };
 static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
+#define WORK_CONTEXT_NAME(id, name, help) name,
 static const char *const work_context_names[] = {
-	"handler", "tasklet", "bh_workqueue", "workqueue", "workqueue_highpri", NULL
+	IRQSTORM_WORK_CONTEXTS(WORK_CONTEXT_NAME) NULL
 };
+#undef WORK_CONTEXT_NAME
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
 static const char *const source_names[] = { "debian-6.12", "debian-6.1", NULL };

@@ -10,6 +10,7 @@
 
 #include "irqstorm/abi.h"
 #include "irqstorm/device.h"
+#include "irqstorm/guest.h"
 #include "summary-keys.h"
 
 #define IRQSTORM_SCENARIO_ERROR (irqstorm_scenario_error_quark())
@@ -46,14 +47,8 @@ typedef enum {
 	IRQSTORM_WORK_IGNORE,	/* return IRQ_NONE: "nobody cared" */
 } IrqstormWork;
 
-/* Where the driver runs an event's work (module parameter work_context=). */
-typedef enum {
-	IRQSTORM_CONTEXT_HANDLER,	/* in the handler that took it */
-	IRQSTORM_CONTEXT_TASKLET,	/* a tasklet: a softirq */
-	IRQSTORM_CONTEXT_BH_WORKQUEUE,	/* system_bh_wq (WQ_BH, 6.9+) */
-	IRQSTORM_CONTEXT_WORKQUEUE,	/* system_wq: a kworker */
-	IRQSTORM_CONTEXT_WORKQUEUE_HIGHPRI, /* system_highpri_wq */
-} IrqstormWorkContext;
+/* Where the driver runs an event's work: irqstorm/guest.h. */
+typedef enum irqstorm_work_context IrqstormWorkContext;
 
 /* How the driver asks for interrupts (module parameter irq_mode=). */
 typedef enum {

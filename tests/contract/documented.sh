@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every name a contract table of include/irqstorm/ declares (pattern,
-# property, counter, stamp, stage, guest.conf key, result key, section kind) is
+# property, counter, stamp, stage, guest.conf key, result key, section kind,
+# work context) is
 # documented in docs/abi.md, as `name` in code quotes: a row added to a
 # table without its documentation fails here.
 #

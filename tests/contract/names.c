@@ -24,6 +24,7 @@
 #define ATTR(name, help)			puts("result " #name);
 #define RESULT(key, help)			puts("result " #key);
 #define SECTION(id, name, help)			puts("section " name);
+#define WORK_CONTEXT(id, name, help)		puts("work_context " name);
 #define EXPLAIN_ARG(id, name, help)		puts("explain-plugin " name);
 #define IDENTITY(id, key, help)			puts("identity " key);
 
@@ -42,6 +43,7 @@ int main(void)
 	IRQSTORM_GUEST_CHANNEL_ATTRS(ATTR)
 	IRQSTORM_GUEST_RESULTS(RESULT)
 	IRQSTORM_GUEST_SECTIONS(SECTION)
+	IRQSTORM_WORK_CONTEXTS(WORK_CONTEXT)
 	IRQSTORM_EXPLAIN_ARGS(EXPLAIN_ARG)
 	IRQSTORM_QEMU_IDENTITY(IDENTITY)
 	IRQSTORM_KERNEL_IDENTITY(IDENTITY)

@@ -328,13 +328,16 @@ static void test_guest_softirqs(void)
 {
 	g_autoptr(JsonNode) one = NULL;
 	g_autoptr(JsonNode) none = NULL;
-	g_autofree char *t1 = summary_of("IRQSTORM-RESULT status=ok "
-					 "softirqs=TIMER:3:1,TASKLET:5:0 ksoftirqd=2\n", &one);
-	g_autofree char *t2 = summary_of("IRQSTORM-RESULT status=ok softirqs=- "
-					 "ksoftirqd=0,4\n", &none);
-	g_autofree char *j1 = json_to_string(json_object_get_member(json_object_get_object_member(
+	g_autofree char *j1 = NULL;
+	g_autofree char *j2 = NULL;
+
+	/* Only the JSON matters here: the printout is freed at once. */
+	g_free(summary_of("IRQSTORM-RESULT status=ok softirqs=TIMER:3:1,TASKLET:5:0 "
+			  "ksoftirqd=2\n", &one));
+	g_free(summary_of("IRQSTORM-RESULT status=ok softirqs=- ksoftirqd=0,4\n", &none));
+	j1 = json_to_string(json_object_get_member(json_object_get_object_member(
 		json_node_get_object(one), "counts"), "guest"), FALSE);
-	g_autofree char *j2 = json_to_string(json_object_get_member(json_object_get_object_member(
+	j2 = json_to_string(json_object_get_member(json_object_get_object_member(
 		json_node_get_object(none), "counts"), "guest"), FALSE);
 
 	g_assert_nonnull(strstr(j1, "\"softirqs\":{\"TIMER\":[3,1],\"TASKLET\":[5,0]}"));
