@@ -9,6 +9,7 @@
 #include "output.h"
 
 #define IDLE_SLEEP_US 200
+#define RTLA_MAX_ENTRIES 100000u
 
 struct IrqstormCollector {
 	IrqstormLog *log;		/* borrowed; outlives the thread */
@@ -65,6 +66,8 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 		for (int st = 0; stages && st < IRQSTORM_STAGE_COUNT; st++)
 			if (irqstorm_stage_value(r, st, &ns))
 				irqstorm_hist_add(d->all.hist[st], ns);
+		if (stages)
+			irqstorm_rtla_add(d->rtla, r);
 		return;
 	}
 	if (r->channel >= IRQSTORM_NUM_CHANNELS) {
@@ -77,6 +80,8 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 		d->last_raise_ns = r->t_raise;
 	tally_add(&d->all, r, stages);
 	tally_add(&d->ch[r->channel], r, stages);
+	if (stages)
+		irqstorm_rtla_add(d->rtla, r);
 }
 
 /* One drain; FALSE when the ring became unreadable (error kept). */
@@ -144,6 +149,9 @@ IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 	tally_init(&c->data->all, bin_ns, bins);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
 		tally_init(&c->data->ch[n], bin_ns, bins);
+	/* rtla's 1 us buckets over the histograms' range, up to 100 ms */
+	c->data->rtla = irqstorm_rtla_new((guint)MIN((bin_ns * bins + 999) / 1000,
+						     RTLA_MAX_ENTRIES));
 	c->thread = g_thread_new("irqstorm-collector", collector_thread, c);
 	return c;
 }
@@ -174,6 +182,7 @@ void irqstorm_collected_free(IrqstormCollected *d)
 	tally_clear(&d->all);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
 		tally_clear(&d->ch[n]);
+	irqstorm_rtla_free(d->rtla);
 	g_clear_error(&d->error);
 	g_free(d);
 }

@@ -12,6 +12,7 @@
 
 #include "hist.h"
 #include "logreader.h"
+#include "rtla.h"
 #include "stages.h"
 
 /* Counts and histograms of a set of interrupt records. */
@@ -31,6 +32,7 @@ typedef struct {
 typedef struct {
 	IrqstormTally all;		/* every channel; its probe stage: probes */
 	IrqstormTally ch[IRQSTORM_NUM_CHANNELS];
+	IrqstormRtla *rtla;		/* every channel and the probe, per vCPU */
 	guint64 records;		/* every record read from the ring */
 	guint64 warmup_records;		/* counted, but left out of the stages */
 	guint64 probe_records;

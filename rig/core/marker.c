@@ -12,8 +12,8 @@
 /* What a run writes into its directory, or plot draws there. */
 static const char *const stale_outputs[] = {
 	"histogram.txt", "histogram-ch0.txt", "histogram-ch1.txt",
-	"histogram-ch2.txt", "histogram-ch3.txt", IRQSTORM_RT_TESTS_FILE, IRQSTORM_SUMMARY_FILE,
-	"records.csv", "console.log", "qemu.log", "qemu-cmdline.txt",
+	"histogram-ch2.txt", "histogram-ch3.txt", IRQSTORM_RT_TESTS_FILE,
+	IRQSTORM_RTLA_FILE, IRQSTORM_SUMMARY_FILE, "records.csv", "console.log", "qemu.log", "qemu-cmdline.txt",
 	"scenario.ini", "histogram.png", "histogram.svg", "percentiles.png",
 	"percentiles.svg", "timeline.png", "timeline.svg", "breakdown.png",
 	"breakdown.svg",

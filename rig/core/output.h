@@ -82,10 +82,11 @@ gboolean irqstorm_write_rt_tests_json(const char *path, IrqstormHist *const *his
 /*
  * Raw CSV, one line per record:
  * seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,work,
- * cpu_hardirq,cpu_thread,cpu_done,offset
+ * cpu_hardirq,cpu_thread,cpu_done,offset,t_bh,cpu_bh
  * flags is decimal; a stamp (and its cpu) whose flag is clear is an empty
- * field, and so is the offset of a record not raised by a trigger. Probe records are among them, channel IRQSTORM_PROBE_CHANNEL and
- * flags with IRQSTORM_REC_PROBE.
+ * field, and so is the offset of a record not raised by a trigger. Probe
+ * records are among them, channel IRQSTORM_PROBE_CHANNEL and flags with
+ * IRQSTORM_REC_PROBE.
  * Both return FALSE, with errno set by stdio, when writing fails.
  */
 gboolean irqstorm_write_csv_header(FILE *f);

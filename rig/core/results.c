@@ -10,6 +10,7 @@
 #include "machine.h"
 #include "marker.h"
 #include "output.h"
+#include "rtla.h"
 #include "stages.h"
 #include "summary-keys.h"
 #include "summary-write.h"
@@ -40,6 +41,16 @@ static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 			return FALSE;
 	}
 	return TRUE;
+}
+
+/* rtla-hist.txt: the interrupts' and the probe's latencies per vCPU, as
+ * rtla timerlat hist shows its own; the duration is the storm's. */
+static gboolean write_rtla(const IrqstormResults *res, GError **error)
+{
+	g_autofree char *path = g_build_filename(res->set->out_dir, IRQSTORM_RTLA_FILE, NULL);
+
+	return irqstorm_rtla_write(path, res->outcome->data->rtla,
+				   res->set->scenario->duration_ms / 1000, error);
 }
 
 /* This process's command line, its arguments joined by spaces (as rt-tests
@@ -120,6 +131,7 @@ gboolean irqstorm_results_write(const IrqstormResults *res, int return_code,
 	g_autoptr(JsonNode) root = NULL;
 
 	if (res->outcome->data && (!write_histfiles(res, error) ||
+				   !write_rtla(res, error) ||
 				   !write_rt_tests(res, return_code, error)))
 		return FALSE;
 	root = irqstorm_summary_build(res, return_code);

@@ -80,6 +80,17 @@ gboolean irqstorm_stage_value(const struct irqstorm_record *r,
 	return TRUE;
 }
 
+guint irqstorm_stage_cpu(const struct irqstorm_record *r, IrqstormStage st)
+{
+	int p;
+
+	g_return_val_if_fail((guint)st < IRQSTORM_STAGE_COUNT, IRQSTORM_CPU_NONE);
+	p = stages[st].to;
+	if (p < 0 || !(r->flags & stamps[p].flag))
+		return IRQSTORM_CPU_NONE;
+	return G_STRUCT_MEMBER(guint8, r, stamps[p].cpu);
+}
+
 guint irqstorm_stage_points(const struct irqstorm_record *r,
 			    const char **names, guint64 *times)
 {

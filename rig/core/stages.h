@@ -52,6 +52,12 @@ gboolean irqstorm_stage_span(const struct irqstorm_record *r, IrqstormStage st,
 			     guint64 *from, guint64 *to);
 
 /*
+ * The vCPU of the stamp stage st of record r ends at (the one that wrote
+ * it), or IRQSTORM_CPU_NONE when r lacks that stamp.
+ */
+guint irqstorm_stage_cpu(const struct irqstorm_record *r, IrqstormStage st);
+
+/*
  * The points record r has, in chain order: the raise, then each stamp it
  * carries (IRQSTORM_STAMPS), their names ("raise", "hardirq", ...) into
  * names and times into times (IRQSTORM_STAMP_COUNT + 1 each). Returns how

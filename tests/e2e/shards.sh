@@ -3,7 +3,8 @@
 # A matrix of real runs split into 3 shards, run here one after the other,
 # and merged, equals the same matrix run unsharded: matrix.json, the seeds'
 # merged distribution, and each cell's records and histograms, byte for
-# byte (wall times are in none of them); rt-tests.json but for its command
+# byte (wall times are in none of them; rtla-hist.txt's duration is the
+# storm's, in virtual time); rt-tests.json but for its command
 # line and wall-clock times.
 #
 #   shards.sh IRQSTORM SCENARIO [matrix options, e.g. --set kernel.flavour=rt]
@@ -23,6 +24,7 @@ done
 
 n=0
 for f in matrix.json merged/histogram.txt merged/merged.json seed=*/records.csv \
+	seed=*/rtla-hist.txt \
 	seed=*/histogram.txt; do
 	for g in "$out"/whole/$f; do
 		rel=${g#"$out"/whole/}
@@ -40,7 +42,7 @@ for g in "$out"/whole/seed=*/rt-tests.json; do
 		fail "$rel differs beyond its command line and wall-clock times"
 	n=$((n + 1))
 done
-[ "$n" -eq 15 ] || fail "compared $n files, expected 15 (3 + 4 cells x 3)"
+[ "$n" -eq 19 ] || fail "compared $n files, expected 19 (3 + 4 cells x 4)"
 # The shards split the cells by the documented rule: index mod 3 + 1.
 for i in 1 2 3; do
 	ran=$(jq -r '[.cells[] | select(.status != "other shard") | .dir] | join(",")' \

@@ -31,6 +31,26 @@ run() {
 	[ "$(g "$1" status)" = ok ] || fail "$1: the guest reported $(g "$1" status) $(g "$1" reason)"
 }
 
+# rtla-hist.txt of a 2-vCPU run: the IRQ and Thr columns of its vCPUs
+# (both when $2 says so) add up to the hardirq and thread stages of
+# summary.json, and its ALL: max is their max in us ("-": no sample).
+rtla_split() {
+	local f=$out/$1/rtla-hist.txt s=$out/$1/summary.json col st want got
+	[ "${2:-}" != both ] ||
+		grep -q '^Index   IRQ-000   Thr-000   Usr-000   IRQ-001   Thr-001   Usr-001$' "$f" ||
+		fail "$1: rtla-hist.txt does not list both vCPUs: $(grep '^Index' "$f")"
+	for col in 1:hardirq 2:thread; do
+		st=${col#*:}
+		want=$(jq ".stages.$st.cycles" "$s")
+		got=$(awk -v c="${col%:*}" '/^count:/ && !done {
+			for (i = 1 + c; i <= NF; i += 3) n += $i; print n; done = 1 }' "$f")
+		[ "$got" = "$want" ] || fail "$1: rtla-hist.txt counts $got $st samples, summary.json $want"
+		[ "$(awk -v c="${col%:*}" '/^max:/ { m = $(1 + c) } END { print m }' "$f")" = \
+			"$(jq -r ".stages.$st | if .cycles > 0 then .max / 1000 | floor else \"-\" end" "$s")" ] ||
+			fail "$1: rtla-hist.txt's ALL: max of $st is not summary.json's"
+	done
+}
+
 for mode in threadirqs=single threadirqs; do
 	m=${mode/=/-}
 	# The storm's IRQ on CPU 1, which goes offline at 1/4 of the storm and
@@ -59,6 +79,8 @@ for mode in threadirqs=single threadirqs; do
 		# is a few dozen; fewer means the flipping did not run at all.
 		[ "$(g "$f" irq_flips)" -gt 20 ] || fail "$f: $(g "$f" irq_flips) flips"
 		[ "$(g "$f" overlaps)" = 0,0,0,0 ] || fail "$f: handlers overlapped: $(g "$f" overlaps)"
+		# threaded: the IRQ thread follows the affinity to both vCPUs
+		rtla_split "$f" "$([ "${th%:*}" = threaded ] && echo both)"
 	done
 done
 
