@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bottom halves on two vCPUs, past the guest's saturation, without icount
+# (so that the vCPUs really run at once): a 200 kHz storm whose events
+# each defer 64 PIO words of work, the interrupt's affinity moved between
+# the vCPUs every millisecond, so that one CPU schedules the work while
+# the other still runs it (a tasklet scheduled again while it runs, a
+# work item queued while its worker is busy elsewhere). Every deferred
+# context, on rt (from the IRQ thread) and on dyn (from the hard
+# interrupt handler), INTx and MSI alternately. Each run must:
+#   - complete with every cross-check passing (guest, device and host
+#     agree, nothing lost, no guest error) and no kernel warning, bug,
+#     lockup or stall in the guest's log;
+#   - end with exit status 0, or 3 when the device had to end a storm the
+#     starved guest could not stop (a livelock, reported as such);
+#   - have the bh stage in every handled event (one bottom-half run per
+#     event, however the CPUs raced).
+# It prints the vCPUs the handlers ran on (rtla-hist.txt) and the
+# bottom halves' ksoftirqd context switches per vCPU.
+#
+#   bh-smp.sh IRQSTORM SCENARIO [run options]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+
+# run NAME FLAVOUR THREADING CONTEXT IRQ_MODE
+run() {
+	local name=$1 status=0 s=$out/$1/summary.json vcpus
+	"$irqstorm" run "$scenario" --out "$out/$name" --quiet --no-csv "${extra[@]}" \
+		--set "kernel.flavour=$2" --set machine.cpus=2 --set machine.icount=off \
+		--set channel0.rate=200000 --set channel0.work=pio --set channel0.pio_words=64 \
+		--set "channel0.threading=$3" --set "channel0.work_context=$4" \
+		--set "guest.irq_mode=$5" --set guest.irq_flip_us=1000 --duration 1 \
+		--set run.log_mb=64 || status=$?
+	[ -f "$s" ] || fail "$name: no summary (exit $status): $(cat "$out/$name/INCOMPLETE" 2>/dev/null)"
+	jq -e '.complete and (.failed_checks | length) == 0 and .counts.device.guest_errors == 0
+		and .counts.host.lost == 0' "$s" >/dev/null ||
+		fail "$name: $(jq -c '{complete, incomplete_reason, failed_checks}' "$s")"
+	jq -e '.kernel_events | map(select(test("WARNING|BUG|Oops|lockup|LOCKUP|stall|blocked"))) |
+		length == 0' "$s" >/dev/null || fail "$name: kernel events: $(jq -c .kernel_events "$s")"
+	case $status in
+	0) ;;
+	3) jq -e '.storm.ended_by == "device" and (.stalls | length) == 1 and
+		(.stalls[0] | startswith("livelock:"))' "$s" >/dev/null ||
+		fail "$name: exit 3 without a livelock: $(jq -c .stalls "$s")" ;;
+	*) fail "$name: exit status $status" ;;
+	esac
+	jq -e '.stages.bh.cycles == .counts.device.handled and .stages.bh.cycles > 0 and
+		.stages.done.cycles == .stages.bh.cycles' "$s" >/dev/null ||
+		fail "$name: bh in $(jq .stages.bh.cycles "$s") of $(jq .counts.device.handled "$s") events"
+	# The vCPUs the handlers ran on (rtla-hist.txt's columns): both on an
+	# idle host; on a loaded one the IRQ may stay on one for the whole
+	# second (seen here beside 3 busy loops, INTx and MSI alike), so this
+	# is reported, not required.
+	vcpus=$(grep '^Index' "$out/$name/rtla-hist.txt" | grep -o 'IRQ-[0-9]*' | sed 's/IRQ-/vCPU /' | paste -sd, -)
+	echo "$name: exit $status, handlers on ${vcpus:-no vCPU}, $(jq -c '{raised: .counts.device.raised,
+		handled: .counts.device.handled, coalesced: .counts.device.coalesced,
+		dropped: .counts.device.dropped, ksoftirqd: .counts.guest.ksoftirqd,
+		wall_seconds}' "$s")"
+}
+
+i=0
+for k in rt:threaded dyn:hardirq; do
+	for ctx in tasklet bh_workqueue workqueue workqueue_highpri; do
+		mode=intx
+		[ $((i % 2)) -eq 0 ] || mode=msi
+		i=$((i + 1))
+		run "${k%:*}-$ctx-$mode" "${k%:*}" "${k#*:}" "$ctx" "$mode"
+	done
+done
+echo "ok: every deferred context on 2 vCPUs past saturation, $i runs, every event's bottom half accounted for"
