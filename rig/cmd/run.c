@@ -13,24 +13,22 @@
 #include "core/machine.h"
 #include "core/run.h"
 #include "core/scenario.h"
+#include "core/stages.h"
 
-static const char run_description[] =
+static const char run_files[] =
 	"Boots the guest kernel in QEMU with the irqstorm device, lets it storm\n"
 	"for the scenario's duration, reads every interrupt's timestamps live\n"
 	"from shared memory, and writes to the output directory:\n"
 	"  histogram.txt   cyclictest --histfile layout, one column per stage\n"
 	"  summary.json    counts, min/avg/max, percentiles, identities\n"
 	"  rt-tests.json   the stages in cyclictest --json's layout\n"
+	"  rtla-hist.txt   hardirq, thread and probe per vCPU, rtla timerlat hist's\n"
+	"                  layout (IRQ, Thr, Usr columns)\n"
 	"  records.csv     every record (--no-csv to skip)\n"
 	"  console.log, qemu.log, qemu-cmdline.txt, scenario.ini\n"
-	"  INCOMPLETE      present only if the run did not finish, says why\n"
-	"\n"
-	"Stages, in virtual-clock ns from the device raising the interrupt:\n"
-	"  hardirq  to the hard-interrupt handler's first register write\n"
-	"  thread   to the threaded handler's start\n"
-	"  done     to the handler's completion\n"
-	"  handler  from hardirq (or thread) to done: the handler's own time\n"
-	"\n"
+	"  INCOMPLETE      present only if the run did not finish, says why\n";
+
+static const char run_more[] =
 	"Deterministic by default (TCG, -icount, one vCPU): the same scenario\n"
 	"gives the same numbers on any machine.\n"
 	"\n"
@@ -52,6 +50,21 @@ static const char run_description[] =
 	"  irqstorm run scenarios/default.ini --out results/fast --set channel0.rate=20000\n"
 	"  irqstorm run scenarios/default.ini --set channel0.threading=hardirq --duration 5\n"
 	"  irqstorm run scenarios/ide-pio.ini --set kernel.flavour=dyn --set kernel.source=../linux\n";
+
+/* The description: the files, the stages (from their table), the rest. */
+static char *run_description(void)
+{
+	GString *s = g_string_new(run_files);
+
+	g_string_append(s, "\nStages, in ns of QEMU's virtual clock, \"to\" counted from the device\n"
+			"raising the interrupt (include/irqstorm/stages.h):\n");
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		g_string_append_printf(s, "  %-8s %s\n", irqstorm_stage_name(st),
+				       irqstorm_stage_help(st));
+	g_string_append_c(s, '\n');
+	g_string_append(s, run_more);
+	return g_string_free(s, FALSE);
+}
 
 /* The shortcut options of `run`, each a scenario key. */
 typedef struct {
@@ -172,8 +185,9 @@ int irqstorm_cmd_run(int argc, char **argv)
 		  "Where initramfs-FLAVOUR[-cyclictest].cpio.gz is (default: the build's)", "DIR" },
 		{ NULL }
 	};
+	g_autofree char *description = run_description();
 	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options("SCENARIO - one run",
-							     entries, run_description);
+							     entries, description);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	IrqstormRunSettings set;

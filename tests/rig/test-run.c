@@ -8,6 +8,7 @@
  * here boots a guest.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <json-glib/json-glib.h>
 
@@ -15,6 +16,8 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
+#include "core/stages.h"
+#include "core/summary-keys.h"
 #include "core/summary-write.h"
 #include "testutil.h"
 
@@ -42,6 +45,25 @@ static void test_help_ascii(void)
 	g_assert_cmpint(tu_run(NULL, args, env, &out, NULL), ==, 0);
 	g_assert_true(g_str_has_prefix(out, "Usage:\n  irqstorm run [OPTION...] "
 				       "SCENARIO - one run\n"));
+}
+
+/* run's help names every file a run writes and every stage, with its
+ * meaning, from the one table. */
+static void test_help_contents(void)
+{
+	const char *const args[] = { "run", "--help", NULL };
+	g_autofree char *out = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_SUMMARY_FILE " "));
+	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_RT_TESTS_FILE " "));
+	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_RTLA_FILE " "));
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		g_autofree char *line = g_strdup_printf("\n  %-8s %s\n", irqstorm_stage_name(st),
+							irqstorm_stage_help(st));
+
+		g_assert_nonnull(strstr(out, line));
+	}
 }
 
 /* irqstorm help COMMAND is the command's help; help alone the global one. */
@@ -364,6 +386,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/run/help/utf8", test_help_utf8);
+	g_test_add_func("/run/help/contents", test_help_contents);
 	g_test_add_func("/run/help/ascii", test_help_ascii);
 	g_test_add_func("/run/help/command", test_help_command);
 	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
