@@ -165,7 +165,8 @@ int irqstorm_cmd_run(int argc, char **argv)
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &sh.seed,
 		  "QEMU's -seed for the guest's random numbers (= --set machine.seed=N)", "N" },
 		{ "accel", 0, 0, G_OPTION_ARG_STRING, &sh.accel,
-		  "tcg, kvm or auto (= --set machine.accel=A); kvm needs --icount off", "A" },
+		  "tcg, kvm, or auto: KVM when it runs the guest, else TCG "
+		  "(= --set machine.accel=A); kvm and auto need --icount off", "A" },
 		{ "icount", 0, 0, G_OPTION_ARG_STRING, &sh.icount,
 		  "Deterministic mode's shift, or off (= --set machine.icount=S)", "SHIFT|off" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,

@@ -101,7 +101,11 @@ static void print_head(const IrqstormResults *res, FILE *out)
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
 		res->checks->complete ? "complete" : "INCOMPLETE", what,
-		irqstorm_accel_name(sc->accel), mode, res->outcome->wall_seconds);
+		irqstorm_run_accel_used(res->outcome, sc), mode,
+		res->outcome->wall_seconds);
+	if (res->outcome->kvm_fell_back)
+		fprintf(out, "  accel = auto: KVM ran nothing within [run] boot_timeout; "
+			"this run is TCG's\n");
 	if (!res->checks->complete)
 		fprintf(out, "  incomplete: %s\n", res->checks->incomplete_reason);
 	if (tail)

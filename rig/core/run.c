@@ -6,7 +6,9 @@
  *   -> QEMU started paused, in its own process group
  *   -> QMP connected, log header checked, collector thread started, "cont"
  *   -> main loop until the guest powers off (QMP SHUTDOWN), QEMU dies, the
- *      wall-clock bound passes, or a signal arrives
+ *      wall-clock bound passes (the kernel's first words on its console
+ *      have [run] boot_timeout, the whole run [run] timeout), or a signal
+ *      arrives; accel = auto whose KVM ran nothing: all again under TCG
  *   -> device counters read over QMP, QEMU told to quit, then killed anyway
  *   -> collector drained and joined, private dir removed, the outcome
  *      returned (results.h judges it and writes the result files).
@@ -51,6 +53,8 @@ typedef struct {
 	IrqstormCollector *collector;
 	gint64 start_us;
 	gint64 deadline_us;
+	gint64 boot_deadline_us;	/* [run] boot_timeout */
+	gboolean kernel_spoke;		/* the console is not empty */
 	gint64 last_progress_us;
 	guint64 last_progress_records;
 	gboolean tty;
@@ -282,6 +286,38 @@ static void apply_due_changes(RunLoop *rl)
 	}
 }
 
+/*
+ * A Linux kernel prints on its console within a second or two of wall time
+ * even under TCG on a loaded host; one silent past [run] boot_timeout never
+ * ran (a KVM that starts QEMU but cannot run the guest, a kernel that is not
+ * bootable): no need to wait for [run] timeout to say so.
+ */
+static gboolean kernel_never_spoke(RunLoop *rl, gint64 now)
+{
+	GStatBuf st;
+
+	if (rl->kernel_spoke)
+		return FALSE;
+	if (g_stat(rl->out->console_path, &st) == 0 && st.st_size > 0) {
+		rl->kernel_spoke = TRUE;
+		return FALSE;
+	}
+	return now >= rl->boot_deadline_us;
+}
+
+static void stop_silent_kernel(RunLoop *rl)
+{
+	g_autofree char *why = g_strdup_printf(
+		"the guest's kernel printed nothing on its console within %u s of "
+		"wall time ([run] boot_timeout)%s", rl->set->scenario->boot_timeout_s,
+		rl->out->kvm ? ": it ran under KVM, which started QEMU but did not "
+		"run the kernel (a nested KVM may not run Linux guests); use accel = tcg" :
+		": is the kernel bootable, or the host so loaded that it needs longer?");
+
+	rl->out->kernel_silent = TRUE;
+	loop_stop(rl, why);
+}
+
 static gboolean on_tick(gpointer user)
 {
 	RunLoop *rl = user;
@@ -290,6 +326,10 @@ static gboolean on_tick(gpointer user)
 	if (stop_if_exited(rl, 0))
 		return G_SOURCE_REMOVE;
 	apply_due_changes(rl);
+	if (kernel_never_spoke(rl, now)) {
+		stop_silent_kernel(rl);
+		return G_SOURCE_REMOVE;
+	}
 	if (now >= rl->deadline_us) {
 		g_autofree char *why = g_strdup_printf(
 			"the guest did not finish within %u s of wall time "
@@ -413,6 +453,22 @@ static GStrv with_extra_args(GStrv argv, const char *const *extra)
 	return g_strv_builder_end(b);
 }
 
+/* Which accelerator QEMU chose (auto leaves it to QEMU): query-kvm. */
+static void query_accel(RunLoop *rl)
+{
+	g_autoptr(GError) err = NULL;
+	JsonNode *r = irqstorm_qmp_execute(rl->qmp, "query-kvm", NULL,
+					   QMP_COMMAND_MS, &err);
+	JsonObject *o = r && JSON_NODE_HOLDS_OBJECT(r) ? json_node_get_object(r) : NULL;
+
+	if (o && json_object_has_member(o, "enabled")) {
+		rl->out->accel_known = TRUE;
+		rl->out->kvm = json_object_get_boolean_member(o, "enabled");
+	}
+	if (r)
+		json_node_unref(r);
+}
+
 /* Start QEMU, connect, start the collector, let the guest go. */
 static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 			  FILE *csv, GError **error)
@@ -447,6 +503,7 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 		return FALSE;
 	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins,
 						 sc->warmup_ms * 1000000, csv);
+	query_accel(rl);
 	r = irqstorm_qmp_execute(rl->qmp, "cont", NULL, QMP_COMMAND_MS, error);
 	if (!r)
 		return FALSE;
@@ -578,6 +635,8 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	rl.loop = g_main_loop_new(NULL, FALSE);
 	rl.start_us = g_get_monotonic_time();
 	rl.deadline_us = rl.start_us + (gint64)set->scenario->timeout_s * G_USEC_PER_SEC;
+	rl.boot_deadline_us = rl.start_us +
+			      (gint64)set->scenario->boot_timeout_s * G_USEC_PER_SEC;
 	started = run_start(&rl, paths, &log, csv, &start_err);
 	if (started) {
 		run_loop(&rl);
@@ -588,8 +647,8 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	}
 	out->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
 	stop_qemu(&rl);
-	/* QEMU did not start, died, or hung (a KVM that cannot run the
-	 * guest stops it): what QEMU said last is what says why. */
+	/* QEMU did not start, died, or hung: what QEMU said last is what
+	 * says why. */
 	if (!out->guest_shutdown)
 		out->qemu_log_tail = file_tail(paths->stderr_path);
 	out->qemu_cpu_seconds = rl.child.cpu_seconds;
@@ -634,6 +693,55 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 	return NULL;
 }
 
+const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
+				    const IrqstormScenario *sc)
+{
+	if (!out->accel_known)
+		return irqstorm_accel_name(sc->accel);
+	return out->kvm ? "kvm" : "tcg";
+}
+
+static IrqstormRunOutcome *outcome_new(const RunPaths *paths)
+{
+	IrqstormRunOutcome *out = g_new0(IrqstormRunOutcome, 1);
+
+	out->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	out->console_path = g_strdup(paths->console_path);
+	return out;
+}
+
+/*
+ * accel = auto is "KVM when it works, else TCG": QEMU falls back when KVM
+ * fails to initialise, but a KVM that initialises and then runs nothing
+ * (a nested one) only shows as a silent kernel. Then run again under TCG.
+ */
+static IrqstormRunOutcome *run_again_under_tcg(const IrqstormRunSettings *set,
+					       RunPaths *paths,
+					       IrqstormRunOutcome *first,
+					       GError **error)
+{
+	IrqstormScenario tcg = *set->scenario;
+	IrqstormRunSettings again = *set;
+	IrqstormRunOutcome *out;
+	double first_wall = first->wall_seconds;
+	FILE *csv = NULL;
+
+	tcg.accel = IRQSTORM_ACCEL_TCG;
+	again.scenario = &tcg;
+	fprintf(stderr, "irqstorm: accel = auto: KVM started QEMU but the guest's "
+		"kernel printed nothing in %u s; running it again under TCG\n",
+		tcg.boot_timeout_s);
+	irqstorm_run_outcome_free(first);
+	g_unlink(paths->qmp_path);
+	if (set->csv && !(csv = open_csv(set, error)))
+		return NULL;
+	out = outcome_new(paths);
+	out->kvm_fell_back = TRUE;
+	run_session(&again, paths, csv, out);
+	out->wall_seconds += first_wall;	/* the run's, from its start */
+	return out;
+}
+
 IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
 {
 	g_auto(RunPaths) paths = { 0 };
@@ -645,9 +753,10 @@ IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
 		return NULL;
 	if (set->csv && !(csv = open_csv(set, error)))
 		return NULL;
-	out = g_new0(IrqstormRunOutcome, 1);
-	out->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
-	out->console_path = g_strdup(paths.console_path);
+	out = outcome_new(&paths);
 	run_session(set, &paths, csv, out);
+	if (out->kernel_silent && out->kvm &&
+	    set->scenario->accel == IRQSTORM_ACCEL_AUTO)
+		return run_again_under_tcg(set, &paths, out, error);
 	return out;
 }

@@ -56,9 +56,20 @@ typedef struct {
 					 * guest did not power off, or NULL */
 	double wall_seconds;
 	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
+
+	/* the accelerator QEMU used (query-kvm), which `auto` leaves to it */
+	gboolean accel_known;		/* QEMU answered */
+	gboolean kvm;			/* KVM, else TCG */
+	gboolean kernel_silent;		/* ended by [run] boot_timeout */
+	gboolean kvm_fell_back;		/* auto: KVM ran nothing, TCG did */
 } IrqstormRunOutcome;
 
 void irqstorm_run_outcome_free(IrqstormRunOutcome *out);
+
+/* The accelerator the run used, "kvm" or "tcg", or the scenario's choice
+ * when QEMU did not say. */
+const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
+				    const IrqstormScenario *sc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormRunOutcome, irqstorm_run_outcome_free)
 
 /*

@@ -143,6 +143,7 @@ static const KeyDesc keys[] = {
 	{ "run", "warmup", KEY_SECONDS, OFF(warmup_ms), 0, 3600 * 1000, NULL },
 	{ "run", "grace", KEY_SECONDS, OFF(grace_ms), 1, 3600 * 1000, NULL },
 	{ "run", "timeout", KEY_UINT, OFF(timeout_s), 5, 24 * 3600, NULL },
+	{ "run", "boot_timeout", KEY_UINT, OFF(boot_timeout_s), 1, 24 * 3600, NULL },
 	{ "run", "bin_ns", KEY_UINT64, OFF(bin_ns), 1, 1000000000, NULL },
 	{ "run", "bins", KEY_UINT, OFF(bins), 10, 10000000, NULL },
 	{ "run", "log_mb", KEY_UINT, OFF(log_mb), 1, 1024, NULL },
@@ -199,6 +200,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->duration_ms = 1000;
 	sc->grace_ms = 100;
 	sc->timeout_s = 300;
+	sc->boot_timeout_s = 30;
 	sc->bin_ns = 1000;
 	sc->bins = 10000;
 	sc->log_mb = 16;

@@ -167,6 +167,7 @@ typedef struct {
 	guint64 warmup_ms;		/* first records left out of the stages */
 	guint64 grace_ms;		/* past duration, the device ends the storm */
 	guint timeout_s;		/* wall-clock bound for the whole run */
+	guint boot_timeout_s;		/* for the kernel's first console output */
 	guint64 bin_ns;			/* histogram bin width */
 	guint bins;			/* histogram bins before overflow */
 	guint log_mb;			/* shared log size, power of two */

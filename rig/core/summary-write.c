@@ -70,7 +70,8 @@ static void add_identity(JsonBuilder *b, const char *name, const char *dir,
 	json_builder_end_object(b);
 }
 
-static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set)
+static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
+			const IrqstormRunOutcome *out)
 {
 	const IrqstormScenario *sc = set->scenario;
 	gboolean icount = sc->icount_shift != IRQSTORM_ICOUNT_OFF;
@@ -85,6 +86,8 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set)
 		irqstorm_json_add_string(b, "host_machine", u.machine);
 	}
 	irqstorm_json_add_string(b, "accel", irqstorm_accel_name(sc->accel));
+	irqstorm_json_add_string(b, "accel_used", irqstorm_run_accel_used(out, sc));
+	irqstorm_json_add_bool(b, "accel_fell_back", out->kvm_fell_back);
 	irqstorm_json_add_rounded(b, "icount_shift", icount ? sc->icount_shift : NAN);
 	irqstorm_json_add_bool(b, "deterministic", !not_deterministic);
 	irqstorm_json_add_bool(b, "smp_icount_artifacts", icount && sc->cpus > 1);
@@ -334,13 +337,14 @@ static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_co
 }
 
 /* What ran: the host, the scenario, the QEMU and kernel builds. */
-static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set)
+static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set,
+			 const IrqstormRunOutcome *out)
 {
 	const IrqstormScenario *sc = set->scenario;
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 
-	add_sysinfo(b, set);
+	add_sysinfo(b, set, out);
 	irqstorm_json_add_int(b, "resolution_in_ns", 1);
 	irqstorm_json_add_string(b, "time_base", "QEMU_CLOCK_VIRTUAL");
 	irqstorm_json_add_string(b, "scenario_file", sc->path);
@@ -374,7 +378,7 @@ JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code)
 	irqstorm_json_add_int(b, "file_version", SUMMARY_FILE_VERSION);
 	irqstorm_json_add_int(b, "abi_version", IRQSTORM_ABI_VERSION);
 	add_ending(b, res, return_code);
-	add_what_ran(b, res->set);
+	add_what_ran(b, res->set, res->outcome);
 	add_times(b, res);
 	json_builder_set_member_name(b, IRQSTORM_KEY_COUNTS);
 	json_builder_begin_object(b);

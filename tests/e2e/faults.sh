@@ -4,7 +4,8 @@
 # INCOMPLETE (and QEMU's own last lines in the summary when it fails to
 # start), no QEMU left running and no private files left behind; a QEMU
 # this user cannot execute is named so before anything starts:
-#   QEMU that fails to start, a guest that never finishes, a guest that
+#   QEMU that fails to start, a guest that never finishes, a kernel that
+#   never prints (accel = auto then runs again under TCG), a guest that
 #   dies without a result, QEMU killed with SIGKILL mid-run, ^C, and (as
 #   root) an output disk that fills up.
 #
@@ -97,6 +98,54 @@ start=$(date +%s)
 run hang --set run.timeout=5 --set 'kernel.cmdline=rdinit=/bin/busybox -- yes'
 expect hang 1 'did not finish within 5 s' "$status"
 [ $(($(date +%s) - start)) -lt 30 ] || fail "hang: took $(($(date +%s) - start)) s"
+
+# 2b. The guest's kernel never prints (as under a KVM that initialises but
+#     runs nothing): the real QEMU without -kernel, -initrd and -append, so
+#     the firmware finds nothing to boot and the console stays empty. Ended
+#     by [run] boot_timeout, long before [run] timeout.
+mkdir -p "$work/nokernel"
+cat >"$work/nokernel/qemu-system-x86_64" <<EOF
+#!/usr/bin/env bash
+args=()
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	-kernel|-initrd|-append) shift 2 ;;
+	*) args+=("\$1"); shift ;;
+	esac
+done
+exec "$(realpath "$qemu_dir/qemu-system-x86_64")" "\${args[@]}"
+EOF
+chmod +x "$work/nokernel/qemu-system-x86_64"
+start=$(date +%s)
+run silent-kernel --qemu-dir "$work/nokernel" --set run.boot_timeout=3
+expect silent-kernel 1 'kernel printed nothing on its console within 3 s .*\[run\] boot_timeout' "$status"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "silent-kernel: took $(($(date +%s) - start)) s"
+[ ! -s "$work/silent-kernel/console.log" ] || fail "silent-kernel: the console has output"
+jq -e '.sysinfo.accel_used == "tcg" and .sysinfo.accel_fell_back == false' \
+	"$work/silent-kernel/summary.json" >/dev/null ||
+	fail "silent-kernel: sysinfo says $(jq -c .sysinfo "$work/silent-kernel/summary.json")"
+
+# 2c. accel = auto ends up with an accelerator that ran the guest, and says
+#     which: KVM where it works; where /dev/kvm initialises but runs
+#     nothing (a nested KVM, as on this project's machines), TCG after
+#     [run] boot_timeout; without /dev/kvm, TCG from QEMU itself.
+run auto --set machine.accel=auto --icount off --set run.boot_timeout=10
+[ "$status" -eq 0 ] || fail "auto: exit status $status: $(cat "$work/auto/INCOMPLETE" 2>/dev/null)"
+sys=$(jq -c '.sysinfo | {accel, accel_used, accel_fell_back}' "$work/auto/summary.json")
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	case $sys in
+	'{"accel":"auto","accel_used":"kvm","accel_fell_back":false}') ;;
+	'{"accel":"auto","accel_used":"tcg","accel_fell_back":true}')
+		grep -q 'printed nothing' "$work/auto.err" ||
+			fail "auto: fell back without saying so: $(cat "$work/auto.err")" ;;
+	*) fail "auto: sysinfo $sys" ;;
+	esac
+else
+	[ "$sys" = '{"accel":"auto","accel_used":"tcg","accel_fell_back":false}' ] ||
+		fail "auto without /dev/kvm: sysinfo $sys"
+fi
+[ -s "$work/auto/console.log" ] || fail "auto: the run's console is empty"
+echo "ok: auto: $sys"
 
 # 3. The guest dies without a result line (init exits: panic, reboot, and
 #    -no-reboot turns that into the end of the run).

@@ -36,6 +36,8 @@ static void test_defaults(void)
 	g_assert_cmpuint(irqstorm_scenario_channel_mask(sc), ==, 1);
 	g_assert_cmpuint(sc->duration_ms, ==, 1000);
 	g_assert_cmpuint(sc->log_mb, ==, 16);
+	g_assert_cmpuint(sc->timeout_s, ==, 300);
+	g_assert_cmpuint(sc->boot_timeout_s, ==, 30);
 }
 
 static void test_values(void)
@@ -51,7 +53,8 @@ static void test_values(void)
 		"[channel3]\npattern = burst\nburst = 8\ngap_us = 1000\nresched_every = 256\n"
 		"[guest]\nirq_mode = msix\nprobe = true\nprobe_prio = 90\n"
 		"i8042_channel = 2\ni8042_timeout_us = 5000\n"
-		"[run]\nduration = 0.25\ntimeout = 60\nbin_ns = 100\nbins = 500\nlog_mb = 4\n",
+		"[run]\nduration = 0.25\ntimeout = 60\nboot_timeout = 12\nbin_ns = 100\n"
+		"bins = 500\nlog_mb = 4\n",
 		&err);
 
 	g_assert_no_error(err);
@@ -85,6 +88,7 @@ static void test_values(void)
 	g_assert_cmpuint(sc->i8042_timeout_us, ==, 5000);
 	g_assert_cmpuint(sc->duration_ms, ==, 250);
 	g_assert_cmpuint(sc->timeout_s, ==, 60);
+	g_assert_cmpuint(sc->boot_timeout_s, ==, 12);
 	g_assert_cmpuint(sc->bin_ns, ==, 100);
 	g_assert_cmpuint(sc->bins, ==, 500);
 	g_assert_cmpuint(sc->log_mb, ==, 4);
@@ -130,6 +134,8 @@ static void test_errors(void)
 		{ "[channel0]\nwork_context = softirq\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "handler, tasklet, bh_workqueue, workqueue, workqueue_highpri" },
 		{ "[channel0]\nrate = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
+		{ "[run]\nboot_timeout = 0\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "[run] boot_timeout = '0'" },
 		{ "[channel0]\nrate = nan\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nrate = 1e12\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rate" },
 		{ "[channel0]\nthreading = soft\n", IRQSTORM_SCENARIO_ERROR_VALUE, "hardirq" },
