@@ -698,7 +698,7 @@ const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
 {
 	if (!out->accel_known)
 		return irqstorm_accel_name(sc->accel);
-	return out->kvm ? "kvm" : "tcg";
+	return irqstorm_accel_name(out->kvm ? IRQSTORM_ACCEL_KVM : IRQSTORM_ACCEL_TCG);
 }
 
 static IrqstormRunOutcome *outcome_new(const RunPaths *paths)

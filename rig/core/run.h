@@ -65,12 +65,12 @@ typedef struct {
 } IrqstormRunOutcome;
 
 void irqstorm_run_outcome_free(IrqstormRunOutcome *out);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormRunOutcome, irqstorm_run_outcome_free)
 
 /* The accelerator the run used, "kvm" or "tcg", or the scenario's choice
  * when QEMU did not say. */
 const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
 				    const IrqstormScenario *sc);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormRunOutcome, irqstorm_run_outcome_free)
 
 /*
  * The fix to QEMU's icount clock that a deterministic run needs
