@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Install the Debian packages irqstorm needs and enable deb-src (for `apt-get source qemu`).
-# Idempotent and quick when everything is already there. Needs root (or sudo).
+# Install the Debian packages irqstorm's host side needs: compilers, build
+# tools, libraries, gnuplot. Idempotent and quick when everything is
+# already there. Needs root (or sudo).
 #
 #   scripts/bootstrap.sh [--tests]
 #
 # --tests adds what only the tests need (clang and its sanitizer and fuzzer
 # runtimes, for build-san/; Slurm and munge for e2e-slurm): a first run
 # does not wait for them.
+#
+# What the guest and QEMU are made of (the kernel sources, QEMU's source,
+# the firmware, busybox, cyclictest) is not installed here: the build
+# scripts fetch those by the exact versions of scripts/debian-pins into the
+# cache, through irqstorm's private apt state (scripts/debian.sh). This
+# script changes nothing in the system's apt configuration.
+#
+# Another apt or dpkg at work (unattended-upgrades on a new cloud machine,
+# a second irqstorm bootstrapping): every apt call waits for its lock,
+# saying for whom, up to IRQSTORM_APT_WAIT seconds (default 900).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 PKGS=(
 	# host rig and build system
 	build-essential pkg-config meson ninja-build libglib2.0-dev libjson-glib-dev
 	# QEMU from Debian's source (see docs/building.md)
 	dpkg-dev patch python3 libpixman-1-dev zlib1g-dev libfdt-dev
-	seabios qemu-system-data
 	# Linux from Debian's source
-	linux-source-6.12 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
-	# [kernel] source = debian-6.1: Debian 12's own kernel source
-	linux-source-6.1
-	# guest userland (cyclictest: the guest's optional cross-check) and plots
-	busybox-static rt-tests gnuplot-nox
+	bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
+	# plots; rt-tests: the host's cyclictest, which the tests hold our
+	# outputs against
+	rt-tests gnuplot-nox
 	# JSON in scripts and tests
 	jq
 )
@@ -33,6 +43,8 @@ TEST_PKGS=(
 	# e2e-explain: gdb attached where explain --gdb stopped the guest
 	gdb
 )
+# The tests' hook (tests/e2e/apt-wait.sh): these packages instead.
+[ -z "${IRQSTORM_BOOTSTRAP_PKGS:-}" ] || read -ra PKGS <<<"$IRQSTORM_BOOTSTRAP_PKGS"
 case ${1:-} in
 --tests) PKGS+=("${TEST_PKGS[@]}") ;;
 "") ;;
@@ -45,42 +57,28 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 
-# deb-src: mirror every "Types: deb" stanza of the system's deb822 sources as deb-src.
-enable_deb_src() {
-	local out=/etc/apt/sources.list.d/irqstorm-deb-src.sources
-	if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		return 1	# already enabled (by us or by the admin)
-	fi
-	local src=/etc/apt/sources.list.d/debian.sources
-	if [ -f "$src" ]; then
-		sed -e 's/^Types:.*/Types: deb-src/' "$src" | $SUDO tee "$out" >/dev/null
-	elif [ -f /etc/apt/sources.list ]; then
-		sed -n -e 's/^deb \(.*\)/deb-src \1/p' /etc/apt/sources.list |
-			$SUDO tee /etc/apt/sources.list.d/irqstorm-deb-src.list >/dev/null
-	else
-		echo "bootstrap: cannot find Debian apt sources to mirror as deb-src" >&2
-		exit 1
-	fi
-	echo "bootstrap: enabled deb-src in $out"
-	return 0
+missing_pkgs() {
+	local p
+	missing=()
+	for p in "${PKGS[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
 }
 
-missing=()
-for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-
-need_update=0
-enable_deb_src && need_update=1
-[ "${#missing[@]}" -gt 0 ] && need_update=1
-# apt-get source needs the deb-src index, which exists only after an update.
-ls /var/lib/apt/lists/*_Sources >/dev/null 2>&1 || need_update=1
-
-if [ "$need_update" -eq 1 ]; then
-	$SUDO apt-get update -q
+missing_pkgs
+[ "${#missing[@]}" -gt 0 ] || { echo "bootstrap: all Debian packages present"; exit 0; }
+# Two irqstorm bootstraps at once: the second waits for the first, then
+# installs what is still missing (usually nothing).
+mkdir -p "$IRQSTORM_CACHE"
+exec 8>"$IRQSTORM_CACHE/bootstrap.lock"
+if ! flock -n 8; then
+	log "another irqstorm bootstrap is installing packages: waiting for it"
+	flock 8
+	missing_pkgs
+	[ "${#missing[@]}" -gt 0 ] || { echo "bootstrap: all Debian packages present"; exit 0; }
 fi
-if [ "${#missing[@]}" -gt 0 ]; then
-	echo "bootstrap: installing ${missing[*]}"
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+# The lists may be as old as the machine's image: fetch them first.
+apt_wait $SUDO apt-get update -q
+echo "bootstrap: installing ${missing[*]}"
+apt_wait $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "bootstrap: all Debian packages present"

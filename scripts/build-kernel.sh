@@ -29,6 +29,7 @@
 # irqstorm explain) and a text file kernel-KERNEL-identity.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/debian.sh"
 
 USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, FLAVOUR-tree-KEY...)"
 KERNEL=${1:?$USAGE}
@@ -95,15 +96,13 @@ if [ "$pkg" = tree ]; then
 	bkey=$(hash_inputs "tree=$TREE" "$series" "${patches[@]}" "${FRAGS[@]}" "$buildenv")
 	stamp=$(hash_inputs "$TREE_ID" "$series" "${patches[@]}")
 else
-	tarball=/usr/src/$pkg.tar.xz
-	ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
-		die "$pkg is not installed (run scripts/bootstrap.sh)"
-	[ -f "$tarball" ] || die "$tarball missing: reinstall $pkg"
-	if [ "${#patches[@]}" -gt 0 ]; then
-		read -r base_pkg base_ver < <(grep -v '^#' "$KS/BASE")
-		[ "$pkg $ver" = "$base_pkg $base_ver" ] ||
-			die "kernel-series/ is made for $base_pkg $base_ver, but $pkg $ver is installed: refusing to apply it to another version"
-	fi
+	# The pinned version (scripts/debian-pins), unpacked in the cache; when
+	# the archive no longer has it, the newest, with kernel-series/ applied
+	# if it applies (apply_patches names the hunk that does not).
+	debian_unpack "$pkg"
+	ver=$DEB_VERSION
+	tarball=$DEB_DIR/usr/src/$pkg.tar.xz
+	[ -f "$tarball" ] || die "$pkg $ver has no ${tarball#"$DEB_DIR"}"
 	srckey=$(hash_inputs "$pkg=$ver" "$series" "${patches[@]}")
 	src=$IRQSTORM_CACHE/linux/src-$srckey
 	srcdesc="$pkg $ver"
@@ -186,12 +185,17 @@ if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvstamp" ]; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
+# The system's compiler and linker made it: recorded and compared with the
+# pins (when this identity is written, which is when the kernel was built
+# or the driver refreshed).
+debian_check gcc-12 binutils
 {
 	if [ "$pkg" = tree ]; then
 		tree_identity_lines
 	else
 		printf 'kernel-debian-source=%s\n' "$srcdesc"
 	fi
+	debian_identity_lines
 	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\n' \
 		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
 		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)"

@@ -16,6 +16,7 @@
 # applied (qemu-fixes=, the patch files' names).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/debian.sh"
 
 OUT=${1:?usage: build-qemu.sh OUTDIR}
 mkdir -p "$OUT"
@@ -31,8 +32,6 @@ CONFIGURE=(--target-list=x86_64-softmmu --without-default-features
 	--firmwarepath="$FIRMWARE")
 DEVICES=$IRQSTORM_TOP/qemu-device/devices-x86_64.mak
 
-ver=$(deb_src_version qemu)
-[ -n "$ver" ] || die "apt cannot find the qemu source package (run scripts/bootstrap.sh: it enables deb-src)"
 # The two lines that hook us into QEMU's build (@DIR@: the cache dir).
 HOOK_DEVICE="
 # irqstorm (added by irqstorm's scripts/build-qemu.sh)
@@ -46,7 +45,19 @@ irqstorm_qtest = executable('irqstorm-qtest',
                             dependencies: [qemuutil, qos])"
 read_series "$IRQSTORM_TOP/qemu-device/patches/series" "$IRQSTORM_TOP/qemu-device/patches"
 PATCHES=("${SERIES_PATCHES[@]}")
-key=$(hash_inputs "qemu=$ver" "${CONFIGURE[*]}" "$DEVICES" "$HOOK_DEVICE" "$HOOK_QTEST" "${PATCHES[@]}")
+key_of() { hash_inputs "qemu=$1" "${CONFIGURE[*]}" "$DEVICES" "$HOOK_DEVICE" "$HOOK_QTEST" "${PATCHES[@]}"; }
+# Debian's qemu source at its pinned version (scripts/debian-pins): no apt
+# at all when the cache has it; else fetched through irqstorm's private
+# apt state (deb-src there, the system's sources untouched), or when the
+# archive no longer has it the newest, said loudly and recorded.
+pinned=$(pin_field qemu 3)
+if [ -f "$IRQSTORM_CACHE/qemu/$(key_of "$pinned")/src/.irqstorm-hooked" ]; then
+	debian_resolve qemu have
+else
+	debian_resolve qemu
+fi
+ver=$DEB_VERSION
+key=$(key_of "$ver")
 dir=$IRQSTORM_CACHE/qemu/$key
 mkdir -p "$dir"
 exec 9>"$dir/lock"
@@ -55,8 +66,9 @@ flock 9
 if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
 	rm -rf "$dir/dl" "$dir/src"
 	mkdir -p "$dir/dl"
+	fetch_source() { cd "$1" && apt_private apt-get source -q "qemu=$2"; }
 	run_progress "fetching and unpacking Debian's qemu $ver source into $dir" \
-		"$dir/fetch.log" none sh -c 'cd "$1" && apt-get source -q "qemu=$2"' sh "$dir/dl" "$ver" ||
+		"$dir/fetch.log" none fetch_source "$dir/dl" "$ver" ||
 		die "apt-get source qemu=$ver failed; see $dir/fetch.log"
 	mv "$dir"/dl/qemu-*/ "$dir/src"
 	rm -rf "$dir/dl"
@@ -103,6 +115,22 @@ if grep -A3 "$dir/irqstorm/" "$dir/build.log" | grep -q 'warning:'; then
 	die "warnings in irqstorm sources"
 fi
 
+# Run from its build dir, QEMU looks for firmware under qemu-bundle/: point
+# the configured firmware directories there at Debian's firmware packages
+# as pinned (scripts/debian-pins), unpacked in the cache: the BIOS and the
+# option ROM that boots the kernel run in the guest, so they are inputs of
+# every number. (iPXE's ROMs are for NICs, which -nodefaults leaves out.)
+bundle() {	# bundle DIR TARGET: qemu-bundle/DIR is TARGET
+	local l=$dir/build/qemu-bundle$1
+	[ -L "$l" ] || [ ! -d "$l" ] || rm -rf "$l"
+	link_artifact "$2" "$l"
+}
+debian_unpack seabios
+bundle /usr/share/seabios "$DEB_DIR/usr/share/seabios"
+debian_unpack qemu-system-data
+bundle /usr/share/qemu "$DEB_DIR/usr/share/qemu"
+bundle /usr/lib/ipxe/qemu /usr/lib/ipxe/qemu
+
 devhash=$(cat "$dir"/irqstorm/*.c "$IRQSTORM_TOP"/include/irqstorm/*.h "$dir/src/hw/misc/trace-events" |
 	sha256sum | cut -c1-16)
 # qemu-fixes: the patches of the series, all applied (they are in the key);
@@ -110,16 +138,13 @@ devhash=$(cat "$dir"/irqstorm/*.c "$IRQSTORM_TOP"/include/irqstorm/*.h "$dir/src
 fixes=${PATCHES[*]##*/}
 # Written into OUT, not the cache: builds of other checkouts share the cache.
 [ ! -L "$OUT/qemu-identity" ] || rm -f "$OUT/qemu-identity"
-printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\nqemu-fixes=%s\n' \
-	"$ver" "$key" "$devhash" "$fixes" >"$OUT/qemu-identity.tmp"
+{
+	printf 'qemu-debian-source=%s\nqemu-cache-key=%s\nirqstorm-device=%s\nqemu-fixes=%s\n' \
+		"$ver" "$key" "$devhash" "$fixes"
+	debian_identity_lines
+} >"$OUT/qemu-identity.tmp"
 sync_file "$OUT/qemu-identity.tmp" "$OUT/qemu-identity"
 rm -f "$OUT/qemu-identity.tmp"
-# Run from its build dir, QEMU looks for firmware under qemu-bundle/: point
-# the configured firmware directories there at Debian's packaged firmware.
-for fw in ${FIRMWARE//:/ }; do
-	[ -e "$dir/build/qemu-bundle$fw" ] || link_artifact "$fw" "$dir/build/qemu-bundle$fw"
-done
-
 # explain's TCG plugin (qemu-device/plugin/), against this QEMU's plugin
 # header: it needs the clock that patch 0002 adds.  Into OUT, not the
 # cache: it is ours, like the device, and other checkouts share the cache.

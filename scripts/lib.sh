@@ -35,15 +35,24 @@ read_series() {
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$1")
 }
 
-# apply_patches TREE WHAT PATCH... : apply each exactly or stop, naming it:
-# no fuzz, every line of context must match (only an offset is allowed).
+# apply_patches TREE WHAT PATCH... : apply each exactly or stop, naming it
+# and each hunk that does not apply: no fuzz, every line of context must
+# match (only an offset is allowed). Tried first, so a patch that does not
+# apply leaves the tree as the previous one left it.
 apply_patches() {
-	local tree=$1 what=$2 p
+	local tree=$1 what=$2 p out
+	local opts=(-d "$tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch)
 	shift 2
 	for p in "$@"; do
 		log "applying ${p##*/}"
-		patch -d "$tree" -p1 --fuzz=0 --forward --batch --quiet --no-backup-if-mismatch <"$p" ||
-			die "patch ${p##*/} does not apply to $what; tree left unfinished in $tree"
+		if ! out=$(patch "${opts[@]}" --dry-run <"$p" 2>&1); then
+			printf '%s\n' "$out" | awk '
+				/^(patching|checking) file / { f = $3 }
+				/^Hunk #[0-9]+ FAILED/ { sub(/\.$/, ""); print "  " f ": " $0 }
+				/^Reversed|can.t find file|^No file to patch/ { print "  " $0 }' >&2
+			die "patch ${p##*/} does not apply to $what (above: the hunks that fail); tree left unfinished in $tree"
+		fi
+		patch "${opts[@]}" --quiet <"$p" || die "patch ${p##*/} failed on $what; tree left unfinished in $tree"
 	done
 }
 
@@ -111,18 +120,33 @@ run_progress() {
 	return "$rc"
 }
 
-# deb_src_version PKG : the full version (with epoch) `apt-get source PKG`
-# would fetch: the .dsc it names, matched against apt-cache's list.
-deb_src_version() {
-	local dsc v
-	dsc=$(apt-get source --print-uris "$1" 2>/dev/null |
-		sed -n "s/^'[^']*' $1_\(.*\)\.dsc .*/\1/p" | head -n 1)
-	[ -n "$dsc" ] || return 0
-	for v in $(apt-cache showsrc "$1" | sed -n 's/^Version: //p'); do
-		if [ "${v#*:}" = "$dsc" ]; then
-			echo "$v"
-			return 0
+# apt_wait CMD... : run an apt command; while it fails because another apt
+# or dpkg holds a lock (unattended-upgrades on a new machine, another
+# irqstorm), say so, naming the holder, and try again every 2 s, up to
+# IRQSTORM_APT_WAIT seconds (default 900). Any other failure is CMD's.
+apt_wait() {
+	local bound=${IRQSTORM_APT_WAIT:-900} start=$SECONDS next=$SECONDS err rc holder
+	err=$(mktemp)
+	while :; do
+		rc=0
+		"$@" 2>"$err" || rc=$?
+		if [ "$rc" -eq 0 ] || ! grep -qE 'Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock' "$err"; then
+			cat "$err" >&2
+			rm -f "$err"
+			return "$rc"
 		fi
+		holder=$(sed -n 's/.*It is held by process \([0-9]* ([^)]*)\).*/\1/p' "$err" | head -n 1)
+		if [ $((SECONDS - start)) -ge "$bound" ]; then
+			cat "$err" >&2
+			rm -f "$err"
+			log "error: apt's lock is still held by ${holder:-another apt or dpkg} after ${bound} s (IRQSTORM_APT_WAIT)"
+			return "$rc"
+		fi
+		if [ "$SECONDS" -ge "$next" ]; then
+			log "waiting for apt's lock, held by ${holder:-another apt or dpkg}: $(elapsed "$start") so far, up to ${bound} s (IRQSTORM_APT_WAIT)"
+			next=$((SECONDS + 30))
+		fi
+		sleep 2
 	done
 }
 

@@ -599,6 +599,23 @@ table_k61() {
 	done
 }
 
+# The Debian inputs of every run (their build identities, as summary.json
+# holds them), with how scripts/debian-pins takes each.
+table_inputs() {
+	local inputs pkg ver how
+	inputs=$(find "$OUT" -name summary.json -exec jq -r \
+		'.qemu, .kernel, .initramfs | .["debian-inputs"] // "none" | split(", ")[]' {} + |
+		LC_ALL=C sort -u)
+	! grep -qx none <<<"$inputs" ||
+		die "a run's build names no Debian inputs (built before scripts/debian-pins): rebuild"
+	echo "| Debian package | version | how |"
+	echo "|---|---|---|"
+	while read -r pkg ver; do
+		how=$(awk -v p="$pkg" '!/^#/ && $2 == p { print $1 }' scripts/debian-pins)
+		echo "| $pkg | $ver | ${how:-not pinned} |"
+	done <<<"$inputs"
+}
+
 table_k61_explain() {
 	local d k
 	echo "| kernel | profile | stage | event | latency (us) | context switches | interrupt entries | where the time went |"

@@ -2,16 +2,32 @@
 /*
  * Build identities: the key=value files the build scripts write beside
  * what they build (scripts/build-qemu.sh: qemu-identity; scripts/build-
- * kernel.sh: kernel-NAME-identity, NAME as the rig names the kernel) and
- * the rig reads back into summary.json, the determinism check, compare and
- * explain, each key declared once. docs/abi.md describes them.
+ * kernel.sh: kernel-NAME-identity, NAME as the rig names the kernel;
+ * scripts/build-initramfs.sh: initramfs-NAME-identity) and the rig reads
+ * back into summary.json, the determinism check, compare and explain, each
+ * key declared once. docs/abi.md describes them.
  */
 #ifndef IRQSTORM_IDENTITY_H
 #define IRQSTORM_IDENTITY_H
 
 #define IRQSTORM_QEMU_IDENTITY_FILE	"qemu-identity"
-/* The kernel's, a printf format of its name ("dyn-6.1"). */
+/* The kernel's and its initramfs', printf formats of its name ("dyn-6.1"). */
 #define IRQSTORM_KERNEL_IDENTITY_FILE_FMT	"kernel-%s-identity"
+#define IRQSTORM_INITRAMFS_IDENTITY_FILE_FMT	"initramfs-%s-identity"
+
+/*
+ * X(ID, "key", "meaning"): the lines every identity has (scripts/debian.sh
+ * writes them): the Debian inputs of scripts/debian-pins that went into the
+ * build, and whether each was the pinned version.
+ */
+#define IRQSTORM_DEBIAN_IDENTITY(X)					\
+	X(DEBIAN_INPUTS, "debian-inputs",				\
+	  "the Debian packages it was made of, \"package version\", "	\
+	  "comma-separated")						\
+	X(DEBIAN_PINS, "debian-pins",					\
+	  "exact (every input as scripts/debian-pins names it), or "	\
+	  "\"package version (pinned V)\" for each that is not, "		\
+	  "semicolon-separated")
 
 /* X(ID, "key", "meaning"): the lines of qemu-identity. */
 #define IRQSTORM_QEMU_IDENTITY(X)					\
@@ -45,6 +61,7 @@
 
 #define IRQSTORM_IDENTITY_KEY_ENUM(id, key, help)	IRQSTORM_ID_##id,
 enum irqstorm_identity_key {
+	IRQSTORM_DEBIAN_IDENTITY(IRQSTORM_IDENTITY_KEY_ENUM)
 	IRQSTORM_QEMU_IDENTITY(IRQSTORM_IDENTITY_KEY_ENUM)
 	IRQSTORM_KERNEL_IDENTITY(IRQSTORM_IDENTITY_KEY_ENUM)
 	IRQSTORM_ID_COUNT

@@ -419,6 +419,8 @@ void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan)
 	const char *qemu = option_value(plan->passthrough, "--qemu-dir", IRQSTORM_QEMU_DIR);
 	const char *kernel = option_value(plan->passthrough, "--kernel-dir",
 					  IRQSTORM_KERNEL_DIR);
+	const char *initrd = option_value(plan->passthrough, "--initrd-dir",
+					  IRQSTORM_INITRD_DIR);
 	JsonObject *identity = json_object_new();
 
 	add_identity_file(identity, qemu, IRQSTORM_QEMU_IDENTITY_FILE);
@@ -426,7 +428,11 @@ void irqstorm_matrix_read_identity(IrqstormMatrixPlan *plan)
 		g_autofree char *file = g_strdup_printf(IRQSTORM_KERNEL_IDENTITY_FILE_FMT,
 							(char *)plan->flavours->pdata[i]);
 
+		g_autofree char *ifile = g_strdup_printf(IRQSTORM_INITRAMFS_IDENTITY_FILE_FMT,
+							 (char *)plan->flavours->pdata[i]);
+
 		add_identity_file(identity, kernel, file);
+		add_identity_file(identity, initrd, ifile);
 	}
 	if (plan->identity)
 		json_node_unref(plan->identity);

@@ -28,6 +28,7 @@ char **irqstorm_identity_read(const char *dir, const char *name)
 
 #define KEY_NAME(id, key, help)	[IRQSTORM_ID_##id] = key,
 static const char *const key_names[IRQSTORM_ID_COUNT] = {
+	IRQSTORM_DEBIAN_IDENTITY(KEY_NAME)
 	IRQSTORM_QEMU_IDENTITY(KEY_NAME)
 	IRQSTORM_KERNEL_IDENTITY(KEY_NAME)
 };

@@ -369,6 +369,8 @@ char *irqstorm_machine_kernel_file(const IrqstormScenario *sc, const char *what)
 
 	if (!strcmp(what, "identity"))
 		return g_strdup_printf(IRQSTORM_KERNEL_IDENTITY_FILE_FMT, k);
+	if (!strcmp(what, "initramfs-identity"))
+		return g_strdup_printf(IRQSTORM_INITRAMFS_IDENTITY_FILE_FMT, k);
 	if (!strcmp(what, "ko"))
 		return g_strdup_printf("irqstorm-%s.ko", k);
 	return g_strdup_printf("%s-%s", what, k);

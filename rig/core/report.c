@@ -97,12 +97,17 @@ static void print_head(const IrqstormResults *res, FILE *out)
 	g_autofree char *what = what_ran(sc);
 	g_autofree char *mode = mode_text(res->set);
 	g_autofree char *irqs = guest_irqs_text(res);
+	g_autofree char *pins = irqstorm_run_pins_differ(res->set);
 	char **tail = res->outcome->qemu_log_tail;
 
 	fprintf(out, "irqstorm: %s run of %s (%s, %s) in %.1f s wall\n",
 		res->checks->complete ? "complete" : "INCOMPLETE", what,
 		irqstorm_run_accel_used(res->outcome, sc), mode,
 		res->outcome->wall_seconds);
+	if (pins)
+		fprintf(out, "  built from other Debian inputs than scripts/debian-pins "
+			"(%s): its numbers are not comparable with docs/results.md's\n",
+			pins);
 	if (res->outcome->kvm_fell_back)
 		fprintf(out, "  accel = auto: KVM ran nothing within [run] boot_timeout; "
 			"this run is TCG's\n");

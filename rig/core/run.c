@@ -693,6 +693,31 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 	return NULL;
 }
 
+/* The builds' Debian inputs that are not scripts/debian-pins' versions,
+ * "qemu: ...; kernel: ...", or "unknown" for a build that does not say
+ * (made before the pins); NULL when all three are exact. */
+char *irqstorm_run_pins_differ(const IrqstormRunSettings *set)
+{
+	const char *what[] = { "qemu", "kernel", "initramfs" };
+	g_autofree char *kid = irqstorm_machine_kernel_file(set->scenario, "identity");
+	g_autofree char *iid = irqstorm_machine_kernel_file(set->scenario,
+							    "initramfs-identity");
+	const char *dirs[] = { set->qemu_dir, set->kernel_dir, set->initrd_dir };
+	const char *files[] = { IRQSTORM_QEMU_IDENTITY_FILE, kid, iid };
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	for (guint i = 0; i < G_N_ELEMENTS(what); i++) {
+		g_auto(GStrv) id = irqstorm_identity_read(dirs[i], files[i]);
+		const char *pins = irqstorm_identity_get(id, IRQSTORM_ID_DEBIAN_PINS);
+
+		if (!g_strcmp0(pins, "exact"))
+			continue;
+		g_string_append_printf(s, "%s%s: %s", s->len ? "; " : "", what[i],
+				       pins ? pins : "unknown (its identity names no pins)");
+	}
+	return s->len ? g_strdup(s->str) : NULL;
+}
+
 const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
 				    const IrqstormScenario *sc)
 {

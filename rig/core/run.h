@@ -87,6 +87,13 @@ const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
 char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set);
 
 /*
+ * The Debian inputs of the run's builds (QEMU, kernel, initramfs) that are
+ * not the versions scripts/debian-pins names, in words, or NULL when every
+ * one is: a run whose numbers can be compared with docs/results.md's.
+ */
+char *irqstorm_run_pins_differ(const IrqstormRunSettings *set);
+
+/*
  * Run the scenario. NULL, with an error, when the run could not begin (an
  * artifact missing, the output directory not writable); otherwise its
  * outcome, however it ended: a run that failed after it began says why in

@@ -76,6 +76,7 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
 	const IrqstormScenario *sc = set->scenario;
 	gboolean icount = sc->icount_shift != IRQSTORM_ICOUNT_OFF;
 	g_autofree char *not_deterministic = irqstorm_run_not_deterministic(set);
+	g_autofree char *pins = irqstorm_run_pins_differ(set);
 	struct utsname u;
 
 	json_builder_set_member_name(b, "sysinfo");
@@ -90,6 +91,7 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
 	irqstorm_json_add_bool(b, "accel_fell_back", out->kvm_fell_back);
 	irqstorm_json_add_rounded(b, "icount_shift", icount ? sc->icount_shift : NAN);
 	irqstorm_json_add_bool(b, "deterministic", !not_deterministic);
+	irqstorm_json_add_string(b, "debian_pins", pins ? pins : "exact");
 	irqstorm_json_add_bool(b, "smp_icount_artifacts", icount && sc->cpus > 1);
 	irqstorm_json_add_int(b, "cpus", sc->cpus);
 	json_builder_end_object(b);
@@ -342,6 +344,7 @@ static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set,
 {
 	const IrqstormScenario *sc = set->scenario;
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
+	g_autofree char *iid = irqstorm_machine_kernel_file(sc, "initramfs-identity");
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
 
 	add_sysinfo(b, set, out);
@@ -351,6 +354,7 @@ static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set,
 	irqstorm_json_add_string(b, "scenario", ini);
 	add_identity(b, "qemu", set->qemu_dir, IRQSTORM_QEMU_IDENTITY_FILE);
 	add_identity(b, "kernel", set->kernel_dir, kid);
+	add_identity(b, "initramfs", set->initrd_dir, iid);
 }
 
 /* How long it took: wall, CPU and virtual time, the guest's uptime. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The keys of the build identities, declared in include/irqstorm/identity.h,
 # are exactly the keys the build scripts write (build-qemu.sh, build-
-# kernel.sh, kernel-tree.sh: printf formats "KEY=%s"): a key written and
+# kernel.sh, kernel-tree.sh, and debian.sh for all three identities: printf
+# formats "KEY=%s"): a key written and
 # not declared, or declared and written by none, fails here.
 #
 #   identity.sh NAMES-PROGRAM SCRIPTS-DIR
@@ -10,8 +11,9 @@ set -euo pipefail
 names=$1
 scripts=$2
 declared=$("$names" | sed -n 's/^identity //p' | LC_ALL=C sort)
-written=$(cat "$scripts/build-qemu.sh" "$scripts/build-kernel.sh" "$scripts/kernel-tree.sh" |
-	grep -oE '(qemu|kernel|irqstorm)-[a-z-]*=%s' | sed 's/=%s$//' | LC_ALL=C sort -u)
+written=$(cat "$scripts/build-qemu.sh" "$scripts/build-kernel.sh" "$scripts/kernel-tree.sh" \
+	"$scripts/debian.sh" |
+	grep -oE '(qemu|kernel|irqstorm|debian)-[a-z-]*=%s' | sed 's/=%s$//' | LC_ALL=C sort -u)
 [ -n "$declared" ] || { echo "FAIL: no identity key declared" >&2; exit 1; }
 if [ "$declared" != "$written" ]; then
 	echo "FAIL: declared in include/irqstorm/identity.h and written by the scripts differ:" >&2

@@ -51,8 +51,11 @@ make_tree() {
 new_tree() {
 	rm -rf "$tree"
 	mkdir -p "$tree"
-	echo "making the test tree $tree from /usr/src/linux-source-6.12.tar.xz" >&2
-	tar xJf /usr/src/linux-source-6.12.tar.xz -C "$tree" --strip-components=1
+	local pkg
+	pkg=$("$(dirname "$0")/../../scripts/debian-fetch.sh" linux-source-6.12) ||
+		fail "cannot fetch linux-source-6.12"
+	echo "making the test tree $tree from $pkg/usr/src/linux-source-6.12.tar.xz" >&2
+	tar xJf "$pkg/usr/src/linux-source-6.12.tar.xz" -C "$tree" --strip-components=1
 	g init -q
 	g config core.compression 1
 	# Debian's .gitignore ignores every top-level path (its packaging): -f.
