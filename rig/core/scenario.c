@@ -1305,10 +1305,29 @@ static gboolean set_one(IrqstormScenario *sc, const char *assignment,
 	return apply_key(base, group, k, eq + 1, where, error);
 }
 
+/*
+ * On the command line, a kernel source that is not one of the names is a
+ * path, resolved against the current directory whatever it looks like
+ * ("--tree ." in a tree, "kernel.source=linux"): "./" makes it one. A
+ * scenario file keeps the rule that a path has a '/'.
+ */
+static char *command_line_assignment(const char *assignment)
+{
+	static const char prefix[] = "kernel.source=";
+	const char *v = assignment + strlen(prefix);
+
+	if (!g_str_has_prefix(assignment, prefix) || !*v || strchr(v, '/') ||
+	    choice_index(source_names, v) >= 0)
+		return g_strdup(assignment);
+	return g_strdup_printf("%s./%s", prefix, v);
+}
+
 gboolean irqstorm_scenario_override(IrqstormScenario *sc, const char *assignment,
 				    const char *where, GError **error)
 {
-	if (!set_one(sc, assignment, where, error))
+	g_autofree char *a = command_line_assignment(assignment);
+
+	if (!set_one(sc, a, where, error))
 		return FALSE;
 	g_ptr_array_add(sc->overrides, g_strdup(assignment));
 	return TRUE;

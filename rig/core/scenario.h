@@ -181,7 +181,8 @@ IrqstormScenario *irqstorm_scenario_load_data(const char *name,
 /*
  * One override "group.key=value" of the loaded scenario, given by where
  * (the option, "--set" or "--duration", that messages name); noted in
- * sc->overrides. The keys' values are checked, not how they go together:
+ * sc->overrides. A kernel.source that is not one of the names is a path
+ * here, whatever it looks like ("."), against the current directory. The keys' values are checked, not how they go together:
  * after the last override, irqstorm_scenario_check() does that.
  */
 gboolean irqstorm_scenario_override(IrqstormScenario *sc, const char *assignment,

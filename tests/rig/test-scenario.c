@@ -447,6 +447,43 @@ static void test_kernel_source(void)
 	}
 }
 
+/* On the command line any kernel.source that is not a name is a path,
+ * against the current directory ("--tree ." in the tree); in a scenario
+ * file a path needs its '/'. */
+static void test_kernel_source_path(void)
+{
+	static const char *const given[] = { ".", "linux", "./linux", "..", "linux/" };
+	g_autofree char *cwd = g_get_current_dir();
+
+	for (gsize i = 0; i < G_N_ELEMENTS(given); i++) {
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
+		g_autofree char *set = g_strconcat("kernel.source=", given[i], NULL);
+		g_autofree char *want = g_canonicalize_filename(given[i], cwd);
+
+		g_assert_true(irqstorm_scenario_set(sc, set, &err));
+		g_assert_no_error(err);
+		g_assert_cmpstr(irqstorm_scenario_kernel_tree(sc), ==, want);
+		/* The override is noted as given. */
+		g_assert_cmpstr(sc->overrides->pdata[sc->overrides->len - 1], ==, set);
+	}
+	{
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[kernel]\nsource = linux\n", &err);
+
+		g_assert_null(sc);
+		g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE);
+		g_assert_nonnull(strstr(err->message, "with a '/'"));
+	}
+	{
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[kernel]\nflavour = dyn\n", &err);
+
+		g_assert_true(irqstorm_scenario_set(sc, "kernel.source=debian-6.1", &err));
+		g_assert_null(irqstorm_scenario_kernel_tree(sc));
+	}
+}
+
 /* The effective scenario written out parses back to the same values. */
 static void test_round_trip(void)
 {
@@ -749,6 +786,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/smp", test_smp);
 	g_test_add_func("/scenario/set", test_set);
 	g_test_add_func("/scenario/kernel-source", test_kernel_source);
+	g_test_add_func("/scenario/kernel-source-path", test_kernel_source_path);
 	g_test_add_func("/scenario/round-trip", test_round_trip);
 	g_test_add_func("/machine/argv", test_argv);
 	g_test_add_func("/machine/guest-conf", test_guest_conf);
