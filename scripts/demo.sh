@@ -12,9 +12,13 @@ cd "$IRQSTORM_TOP"
 "$IRQSTORM_TOP/scripts/build.sh" build
 name=$(basename "${SCENARIO%.*}")
 status=0
-build/rig/irqstorm run "$SCENARIO" --out "results/$name" || status=$?
-# Plot whatever was collected, even from an incomplete run.
-if [ -f "results/$name/histogram.txt" ]; then
-	build/rig/irqstorm plot "results/$name" | sed "s|^|plot: $IRQSTORM_TOP/|"
+# A rerun replaces the demo's earlier result, once it is complete itself.
+build/rig/irqstorm run "$SCENARIO" --out "results/$name" --replace || status=$?
+# Plot whatever this run collected, even when it is incomplete (then it is
+# beside the earlier result, in results/NAME.partial).
+dir=results/$name
+[ ! -d "$dir.partial" ] || dir=$dir.partial
+if [ -f "$dir/histogram.txt" ]; then
+	build/rig/irqstorm plot "$dir" | sed "s|^|plot: $IRQSTORM_TOP/|"
 fi
 exit "$status"

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "core/json-build.h"
+#include "core/outdir.h"
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -323,6 +324,35 @@ IrqstormResults *irqstorm_cmd_run_results(const IrqstormRunSettings *set, int *c
 		return NULL;
 	}
 	return g_steal_pointer(&res);
+}
+
+int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *builder,
+			  const char *target, gboolean replace)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormResults) res = NULL;
+	g_autoptr(IrqstormOutDir) od = irqstorm_outdir_open(target, IRQSTORM_SUMMARY_FILE,
+							    replace, &err);
+	int code;
+
+	if (!od)
+		return irqstorm_cmd_fail("%s", err->message);
+	set->out_dir = od->write;
+	if (builder && !irqstorm_guest_ensure(builder, set, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	res = irqstorm_cmd_run_results(set, &code, &err);
+	if (!res)
+		return irqstorm_cmd_fail("%s", err->message);
+	if (!irqstorm_outdir_commit(od, res->checks->complete, &err))
+		code = irqstorm_cmd_fail("%s", err->message);
+	set->out_dir = od->write;
+	if (!set->quiet)
+		irqstorm_results_print(res, stdout);
+	if (g_strcmp0(od->write, od->target))
+		fprintf(stderr, "irqstorm: this run did not complete, so it replaced nothing: "
+			"its files are in %s/, and %s/ keeps the complete result it had\n",
+			od->write, od->target);
+	return code;
 }
 
 int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,

@@ -68,6 +68,15 @@ IrqstormResults *irqstorm_cmd_run_results(const IrqstormRunSettings *set, int *c
 int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 				const IrqstormGuestBuilder *builder);
 
+/*
+ * The run command's way: the same into target, which is refused when it
+ * holds a complete result unless replace; then the new result is written
+ * beside it and takes its place once complete (core/outdir.h). set's
+ * out_dir ends as where the result is.
+ */
+int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *builder,
+			  const char *target, gboolean replace);
+
 /* ---- options and errors ---- */
 
 /* A command's options: "ARGS - what it does", its entries, its help. */

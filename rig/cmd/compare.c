@@ -151,13 +151,15 @@ static guint64 run_bin_ns(const IrqstormSummary *run)
 	for (guint i = 0; i < run->stages->len; i++) {
 		const IrqstormStageStats *st = run->stages->pdata[i];
 
-		if (st->bin_ns)
+		if (st->bin_ns && !st->percentiles_exact)
 			return st->bin_ns;
 	}
 	return 0;
 }
 
-/* Runs with different bins: their percentiles, and ratios, do not compare. */
+/* Runs whose percentiles are bins' edges (summaries of an older irqstorm,
+ * or sums of histogram files), of different bins: their percentiles, and
+ * ratios, do not compare. Exact percentiles have no bins to differ. */
 static char *bins_warning(IrqstormSummary *const *runs, guint n)
 {
 	g_autoptr(GString) s = g_string_new(NULL);
@@ -182,9 +184,10 @@ static char *bins_warning(IrqstormSummary *const *runs, guint n)
 }
 
 /*
- * A stage whose median lies in the first bin (a sub-microsecond stage at
- * the default 1 us): its percentiles there are the bin's upper edge clamped
- * to the max (so p50 = p99 = max), not measurements.
+ * A stage whose percentiles are bins' edges and whose median lies in the
+ * first bin (a sub-microsecond stage at the default 1 us): its percentiles
+ * there are the bin's upper edge clamped to the max (so p50 = p99 = max),
+ * not measurements.
  */
 static char *sub_bin_warning(IrqstormSummary *const *runs, guint n, const char *stage)
 {
@@ -195,7 +198,8 @@ static char *sub_bin_warning(IrqstormSummary *const *runs, guint n, const char *
 	for (guint i = 0; i < n; i++) {
 		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(runs[i], stage);
 
-		if (!st || !st->bin_ns || st->v[IRQSTORM_STAT_P50] > (double)st->bin_ns)
+		if (!st || st->percentiles_exact || !st->bin_ns ||
+		    st->v[IRQSTORM_STAT_P50] > (double)st->bin_ns)
 			continue;
 		for (IrqstormStat k = IRQSTORM_STAT_P50; k <= IRQSTORM_STAT_P99_99; k++)
 			if (st->v[k] <= (double)st->bin_ns)
@@ -419,14 +423,13 @@ static const char compare_description[] =
 	"           per row, in \"diff\")\n"
 	"  -        the run has no sample of the stage (a hardirq-only\n"
 	"           handler has no thread stage)\n"
-	"Percentiles are nearest-rank with the histogram's resolution (one\n"
-	"bin, 1 us by default: the value is the bin's upper edge); min and max\n"
-	"are exact. Runs that did not finish are shown, marked [INCOMPLETE],\n"
-	"and the reason is printed under the table; so are failed cross-checks,\n"
-	"and warnings: runs whose bins differ (their percentiles, and ratios,\n"
-	"have different resolutions), and stages whose median is within the\n"
-	"first bin (a sub-microsecond stage at 1 us bins: p50 = p99 = max),\n"
-	"with how to get finer bins (--set run.bin_ns=100, [run] bin_ns).\n"
+	"Every value is exact: percentiles are nearest-rank, the sample of that\n"
+	"rank (summary.json's percentiles_exact), as are min, avg and max.\n"
+	"Runs that did not finish are shown, marked [INCOMPLETE], and the\n"
+	"reason is printed under the table; so are failed cross-checks, and\n"
+	"warnings for summaries whose percentiles are bins' upper edges (written\n"
+	"by irqstorm before it kept every sample): runs whose bins differ, and\n"
+	"stages whose median is within the first bin (p50 = p99 = max).\n"
 	"Deterministic runs (the default) give the same numbers on any machine,\n"
 	"so a ratio is the effect of what differs between the scenarios.\n"
 	"\n"

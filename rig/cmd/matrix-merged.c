@@ -149,6 +149,12 @@ static void print_sum(const IrqstormHistfile *sum, const char *dir)
 	irqstorm_table_render(t, out);
 	printf("\nthe %u cells as one distribution, in us of virtual time (%s/):\n%s",
 	       sum->files, dir, out->str);
+	if (sum->hists->len && strstr(out->str, "<="))
+		printf("  <= an upper bound: the cells' histogram files keep counts, not "
+		       "samples:\n  their sum's percentile is its bin's upper edge, at most "
+		       "%.3f us above the\n  sample ([run] bin_ns), or the max past the last "
+		       "bin; min and max are exact,\n  each cell's own summary.json exact\n",
+		       irqstorm_hist_bin_ns(sum->hists->pdata[0]) / 1e3);
 }
 
 gboolean irqstorm_matrix_write_merged(const IrqstormMatrixRun *m, GError **error)

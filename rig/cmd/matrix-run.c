@@ -154,7 +154,10 @@ static void on_cell_exit(GPid pid, gint status, gpointer user)
 	schedule(m);
 }
 
-/* irqstorm run SCENARIO --out DIR --quiet, the --sets, the cell's, the rest. */
+/* irqstorm run SCENARIO --out DIR --replace --quiet, the --sets, the
+ * cell's, the rest. The matrix runs only cells it must (a resume runs
+ * those that failed again): such a cell's earlier result is replaced once
+ * the new one is complete, never lost to one that is not. */
 static GPtrArray *cell_argv(const IrqstormMatrixPlan *plan, const IrqstormCellRun *r)
 {
 	GPtrArray *argv = g_ptr_array_new();
@@ -164,6 +167,7 @@ static GPtrArray *cell_argv(const IrqstormMatrixPlan *plan, const IrqstormCellRu
 	g_ptr_array_add(argv, plan->scenario);
 	g_ptr_array_add(argv, "--out");
 	g_ptr_array_add(argv, r->dir);
+	g_ptr_array_add(argv, "--replace");
 	g_ptr_array_add(argv, "--quiet");
 	for (gsize i = 0; plan->sets && plan->sets[i]; i++) {
 		g_ptr_array_add(argv, "--set");

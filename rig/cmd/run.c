@@ -156,10 +156,14 @@ int irqstorm_cmd_run(int argc, char **argv)
 	g_autofree char *initrd_dir = NULL;
 	g_auto(RunShortcuts) sh = { 0 };
 	g_auto(GStrv) sets = NULL;
-	gboolean quiet = FALSE, no_csv = FALSE, dry_run = FALSE;
+	gboolean quiet = FALSE, no_csv = FALSE, dry_run = FALSE, replace = FALSE;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-		  "Output directory (default: results/<scenario name>)", "DIR" },
+		  "Output directory (default: results/<scenario name>); one that holds "
+		  "a complete result is refused", "DIR" },
+		{ "replace", 0, 0, G_OPTION_ARG_NONE, &replace,
+		  "Replace the complete result in DIR, once this run is complete (it "
+		  "is written beside it, DIR.partial, until then)", NULL },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &sh.duration,
 		  "Storm duration in seconds of virtual time (= --set run.duration=S)", "S" },
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &sh.seed,
@@ -219,5 +223,5 @@ int irqstorm_cmd_run(int argc, char **argv)
 	};
 	if (dry_run)
 		return print_dry_run(sc, &set);
-	return irqstorm_cmd_run_and_report(&set, own_parts ? &builder : NULL);
+	return irqstorm_cmd_run_into(&set, own_parts ? &builder : NULL, out, replace);
 }

@@ -18,10 +18,12 @@
 #include "sweep-parts.h"
 #include "core/json-build.h"
 #include "core/marker.h"
+#include "core/outdir.h"
 #include "core/output.h"
 #include "core/run.h"
 #include "core/scenario.h"
 #include "core/stages.h"
+#include "core/summary-keys.h"
 #include "core/sweep.h"
 
 static const char sweep_description[] =
@@ -201,11 +203,19 @@ static IrqstormRunSettings sweep_settings(const IrqstormScenario *sc,
 	};
 }
 
-/* What random arrivals saw of the channel: the stages' maxima, how many. */
+/* A sweep's own file: written last, it says the sweep is complete. */
+#define SWEEP_JSON	"sweep.json"
+
+/* The random twin's shortest storm, in s (see load_random). */
+#define RANDOM_MIN_S	0.1
+
+/* What random arrivals saw of the channel: the stages' maxima, how many;
+ * or why the twin did not give them. */
 typedef struct {
 	gboolean ran;
 	guint64 interrupts;
 	double max_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* NAN: no sample */
+	char *failed;					/* NULL, or why not */
 } RandomTwin;
 
 /* The maxima of channel ch's records in dir/records.csv; FALSE after saying why. */
@@ -242,21 +252,55 @@ static IrqstormScenario *load_random(const char *path, const char *const *sets,
 	double span_s = MAX(span_ns / 1e9, 0.001);
 	g_autoptr(IrqstormScenario) sc = load_with_sets(path, sets, error);
 
+	/* As dense as the sweep's interrupts, for at least RANDOM_MIN_S: a
+	 * short sweep's span is too short for the untriggered sections to
+	 * run to the storm's end. */
 	if (!sc ||
 	    !sweep_set(sc, "--random", error, "guest.section_channel=none") ||
 	    !sweep_set(sc, "--random", error, "channel%u.pattern=poisson", ch) ||
 	    !sweep_set(sc, "--random", error, "channel%u.rate=%.3f", ch,
 		       MAX(points->len / span_s, 1.0)) ||
-	    !sweep_set(sc, "--random", error, "run.duration=%.3f", span_s) ||
+	    !sweep_set(sc, "--random", error, "run.duration=%.3f",
+		       MAX(span_s, RANDOM_MIN_S)) ||
 	    !irqstorm_scenario_check(sc, "--random", error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }
 
-/* Run the random twin into OUT/random; FALSE after saying why. */
-static gboolean run_random(const char *path, const char *const *sets,
-			   const IrqstormScenario *sweep, const GArray *points,
-			   guint64 span_ns, const char *out, RandomTwin *twin)
+/* Why the run in dir failed, from its summary.json: its incomplete
+ * reason or its failed checks, else its exit status. */
+static char *run_failure(const char *dir, int code)
+{
+	g_autofree char *path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
+	g_autoptr(JsonParser) p = json_parser_new();
+	g_autoptr(GString) why = g_string_new(NULL);
+	JsonObject *o;
+	JsonArray *checks;
+
+	if (json_parser_load_from_file(p, path, NULL) &&
+	    JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p))) {
+		o = json_node_get_object(json_parser_get_root(p));
+		g_string_append(why, json_object_get_string_member_with_default(
+					     o, IRQSTORM_KEY_INCOMPLETE_REASON, ""));
+		checks = json_object_has_member(o, IRQSTORM_KEY_FAILED_CHECKS) ?
+			 json_object_get_array_member(o, IRQSTORM_KEY_FAILED_CHECKS) : NULL;
+		for (guint i = 0; checks && i < json_array_get_length(checks); i++)
+			g_string_append_printf(why, "%s%s", why->len ? "; " : "",
+					       json_array_get_string_element(checks, i));
+	}
+	if (!why->len)
+		g_string_append(why, "no summary.json");
+	return g_strdup_printf("exit %d: %s", code, why->str);
+}
+
+/*
+ * Run the random twin into OUT/random. Its failure does not fail the
+ * sweep, whose files are written all the same: it is said, with its
+ * reason, in twin->failed.
+ */
+static void run_random(const char *path, const char *const *sets,
+		       const IrqstormScenario *sweep, const GArray *points,
+		       guint64 span_ns, const char *out, RandomTwin *twin)
 {
 	g_autofree char *dir = g_build_filename(out, "random", NULL);
 	g_autoptr(GError) err = NULL;
@@ -265,13 +309,15 @@ static gboolean run_random(const char *path, const char *const *sets,
 	IrqstormRunSettings set = sweep_settings(sc, dir, TRUE);
 	int code;
 
-	if (!sc)
-		return sweep_fail("%s", err->message);
+	if (!sc) {
+		twin->failed = g_strdup(err->message);
+		return;
+	}
 	code = irqstorm_cmd_run_and_report(&set, NULL);
 	if (code != IRQSTORM_EXIT_PASSED && code != IRQSTORM_EXIT_THRESHOLD)
-		return sweep_fail("the random twin in %s failed (exit %d): see its "
-				  "summary.json", dir, code);
-	return random_maxima(dir, sweep->section_channel, twin);
+		twin->failed = run_failure(dir, code);
+	else if (!random_maxima(dir, sweep->section_channel, twin))
+		twin->failed = g_strdup("its records.csv could not be read (above)");
 }
 
 /* sweep.json: what was swept, and each stage's worst offset. */
@@ -307,7 +353,12 @@ static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
-	if (twin->ran) {
+	if (twin->failed) {
+		json_builder_set_member_name(b, "random");
+		json_builder_begin_object(b);
+		irqstorm_json_add_string(b, "failed", twin->failed);
+		json_builder_end_object(b);
+	} else if (twin->ran) {
 		json_builder_set_member_name(b, "random");
 		json_builder_begin_object(b);
 		irqstorm_json_add_int(b, "interrupts", twin->interrupts);
@@ -351,6 +402,15 @@ static void print_worst(const IrqstormScenario *sc, const GArray *points,
 		       "through the same sections, untriggered)\n", twin->interrupts);
 }
 
+/* The twin's failure, on the terminal: the sweep itself stands. */
+static void say_twin_failed(const char *out, const RandomTwin *twin)
+{
+	if (twin->failed)
+		fprintf(stderr, "irqstorm sweep: the random twin (%s/random) failed, %s; "
+			"the sweep's own files are complete (sweep.json says "
+			"random.failed; --no-random skips the twin)\n", out, twin->failed);
+}
+
 /*
  * The sweep's files from its points (their boots' spans adding up to
  * span_ns), and unless no_random its random twin; FALSE after saying why.
@@ -361,22 +421,25 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 			      gboolean no_random)
 {
 	g_autofree char *csv = g_build_filename(out, "sweep.csv", NULL);
-	g_autofree char *json = g_build_filename(out, "sweep.json", NULL);
+	g_autofree char *json = g_build_filename(out, SWEEP_JSON, NULL);
 	g_autofree char *png = g_build_filename(out, "sweep", NULL);
 	g_autoptr(GString) e = g_string_new(NULL);
 	g_autoptr(GError) err = NULL;
 	RandomTwin twin = { 0 };
+	g_autofree char *twin_failed = NULL;
 
-	if (!no_random && !run_random(path, sets, sc, points, span_ns, out, &twin))
-		return FALSE;
-	if (!irqstorm_sweep_write_csv(csv, points, &err) ||
-	    !write_sweep_json(json, sc, points, &twin, &err))
+	if (!irqstorm_sweep_write_csv(csv, points, &err))
+		return sweep_fail("%s", err->message);
+	if (!no_random)
+		run_random(path, sets, sc, points, span_ns, out, &twin);
+	twin_failed = twin.failed;
+	if (!write_sweep_json(json, sc, points, &twin, &err))
 		return sweep_fail("%s", err->message);
 	if (!quiet)
 		print_worst(sc, points, &twin);
+	say_twin_failed(out, &twin);
 	irqstorm_plot_param_path(e, "input", csv);
 	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
-	irqstorm_plot_param(e, "stages", "hardirq thread done");
 	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err))
 		return sweep_fail("%s", err->message);
 	return TRUE;
@@ -462,19 +525,40 @@ static int sweep_in_parts(const char *path, char **sets, const char *duration,
 	return code;
 }
 
+/* A sweep written beside the one it replaces takes its place when it is
+ * complete (its sweep.json written, no INCOMPLETE marker); else it stays
+ * beside, said. */
+static int sweep_commit(IrqstormOutDir *od, int code)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (!irqstorm_outdir_commit(od, irqstorm_outdir_holds_complete(od->write, SWEEP_JSON),
+				    &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	if (g_strcmp0(od->write, od->target))
+		fprintf(stderr, "irqstorm sweep: this sweep did not complete, so it replaced "
+			"nothing: its files are in %s/, and %s/ keeps the complete sweep it "
+			"had\n", od->write, od->target);
+	return code;
+}
+
 /* irqstorm sweep SCENARIO [--offset START:STOP[:STEP]] [options] */
 int irqstorm_cmd_sweep(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *offset = NULL, *duration = NULL;
 	g_auto(GStrv) sets = NULL;
-	gboolean quiet = FALSE, no_random = FALSE;
+	gboolean quiet = FALSE, no_random = FALSE, replace = FALSE;
 	gint jobs = 1;
 	const GOptionEntry entries[] = {
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &offset,
 		  "Offsets from the section's start, ns of virtual time, STEP by default "
 		  "one instruction (default: the scenario's trigger_*_ns)", "START:STOP[:STEP]" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-		  "Output directory (default: results/<scenario name>-sweep)", "DIR" },
+		  "Output directory (default: results/<scenario name>-sweep); one that "
+		  "holds a complete sweep is refused", "DIR" },
+		{ "replace", 0, 0, G_OPTION_ARG_NONE, &replace,
+		  "Replace the complete sweep in DIR once this one is complete (written "
+		  "beside it, DIR.partial, until then)", NULL },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration,
 		  "Bound on the storm, s of virtual time (= --set run.duration=S)", "S" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -495,8 +579,10 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormScenario) sc = NULL;
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
+	g_autoptr(IrqstormOutDir) od = NULL;
 	IrqstormRunSettings set;
 	guint64 count;
+	int code;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return IRQSTORM_EXIT_ERROR;
@@ -509,14 +595,18 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 		return irqstorm_cmd_fail("%s", err->message);
 	if (!out)
 		out = irqstorm_cmd_default_out(argv[1], "-sweep");
-	count = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
-	if (jobs == 1 || count < 2)
-		return sweep_one(argv[1], (const char *const *)sets, sc, out, quiet,
-				 no_random);
-	/* Build what is missing once, before the parts start. */
-	set = sweep_settings(sc, out, quiet);
-	if (!irqstorm_guest_ensure(&builder, &set, &err))
+	od = irqstorm_outdir_open(out, SWEEP_JSON, replace, &err);
+	if (!od)
 		return irqstorm_cmd_fail("%s", err->message);
-	return sweep_in_parts(argv[1], sets, duration, sc, out, MIN((guint64)jobs, count),
-			      quiet, no_random);
+	count = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
+	set = sweep_settings(sc, od->write, quiet);
+	if (jobs == 1 || count < 2)
+		code = sweep_one(argv[1], (const char *const *)sets, sc, od->write, quiet,
+				 no_random);
+	else if (!irqstorm_guest_ensure(&builder, &set, &err))	/* once, before the parts */
+		return irqstorm_cmd_fail("%s", err->message);
+	else
+		code = sweep_in_parts(argv[1], sets, duration, sc, od->write,
+				      MIN((guint64)jobs, count), quiet, no_random);
+	return sweep_commit(od, code);
 }

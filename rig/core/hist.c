@@ -20,8 +20,12 @@ struct IrqstormHist {
 	guint64 min;
 	guint64 max;
 	unsigned __int128 sum;
+	/* Every in-range sample, in arrival order: guint32 when the bins end
+	 * below 2^32 ns (4.3 s: always, in practice), else guint64. */
+	GArray *values;
 	GArray *overflow_values;	/* guint64, in arrival order */
-	guint64 unknown_overflows;	/* counted, values not kept (add_counts) */
+	guint64 unknown_in_bins;	/* counted, values not kept (add_counts) */
+	guint64 unknown_overflows;	/* the same, past the last bin */
 };
 
 /* Allocate an empty histogram of nbins bins, each bin_ns wide. */
@@ -38,6 +42,8 @@ IrqstormHist *irqstorm_hist_new(guint64 bin_ns, guint nbins)
 	h->bin_ns = bin_ns;
 	h->nbins = nbins;
 	h->bins = g_new0(guint64, nbins);
+	h->values = g_array_new(FALSE, FALSE, (guint64)nbins * bin_ns <= G_MAXUINT32 ?
+				sizeof(guint32) : sizeof(guint64));
 	h->overflow_values = g_array_new(FALSE, FALSE, sizeof(guint64));
 	return h;
 }
@@ -47,6 +53,7 @@ void irqstorm_hist_free(IrqstormHist *h)
 {
 	if (!h)
 		return;
+	g_array_unref(h->values);
 	g_array_unref(h->overflow_values);
 	g_free(h->bins);
 	g_free(h);
@@ -59,6 +66,13 @@ void irqstorm_hist_add(IrqstormHist *h, guint64 ns)
 
 	if (idx < h->nbins) {
 		h->bins[idx]++;
+		if (g_array_get_element_size(h->values) == sizeof(guint32)) {
+			guint32 v = (guint32)ns;
+
+			g_array_append_val(h->values, v);
+		} else {
+			g_array_append_val(h->values, ns);
+		}
 	} else {
 		h->overflows++;
 		g_array_append_val(h->overflow_values, ns);
@@ -158,35 +172,66 @@ static guint64 nearest_rank(guint64 n, double p)
 	return (guint64)k;
 }
 
+/* The m-th smallest (1-based) of the kept in-range samples in
+ * [lo, hi), of which there are n. */
+static guint64 nth_in_range(const IrqstormHist *h, guint64 lo, guint64 hi,
+			    guint64 n, guint64 m)
+{
+	g_autofree guint64 *in = g_new(guint64, n);
+	gboolean narrow = g_array_get_element_size(h->values) == sizeof(guint32);
+	guint64 got = 0;
+
+	for (guint i = 0; i < h->values->len && got < n; i++) {
+		guint64 v = narrow ? g_array_index(h->values, guint32, i) :
+				     g_array_index(h->values, guint64, i);
+
+		if (v >= lo && v < hi)
+			in[got++] = v;
+	}
+	g_assert(got == n);
+	qsort(in, n, sizeof(*in), cmp_u64);
+	return in[m - 1];
+}
+
+/* The m-th smallest (1-based) of the kept overflows. */
+static guint64 nth_overflow(const IrqstormHist *h, guint64 m)
+{
+	g_autofree guint64 *sorted = g_new(guint64, h->overflow_values->len);
+
+	g_assert(m <= h->overflow_values->len);
+	memcpy(sorted, h->overflow_values->data,
+	       (gsize)h->overflow_values->len * sizeof(guint64));
+	qsort(sorted, h->overflow_values->len, sizeof(guint64), cmp_u64);
+	return sorted[m - 1];
+}
+
 /* Nearest-rank percentile p (percent); see hist.h for the exact contract. */
 guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p)
 {
 	guint64 k, seen = 0;
-	g_autofree guint64 *sorted = NULL;
 	guint i;
 
 	if (h->count == 0)
 		return 0;
 	k = nearest_rank(h->count, p);
-
+	if (k == h->count)
+		return h->max;
 	for (i = 0; i < h->nbins; i++) {
-		seen += h->bins[i];
-		if (seen >= k) {
-			guint64 edge = ((guint64)i + 1) * h->bin_ns;
+		if (seen + h->bins[i] >= k) {
+			guint64 lo = (guint64)i * h->bin_ns;
 
-			return MIN(edge, h->max);
+			/* The samples of the bin are kept: the k-th exactly. */
+			if (!h->unknown_in_bins)
+				return nth_in_range(h, lo, lo + h->bin_ns, h->bins[i],
+						    k - seen);
+			return MIN(lo + h->bin_ns, h->max);
 		}
+		seen += h->bins[i];
 	}
-
 	/* The k-th sample is an overflow: report it exactly, if it was kept. */
 	if (h->unknown_overflows)
 		return h->max;
-	g_assert(k - seen <= h->overflow_values->len);
-	sorted = g_new(guint64, h->overflow_values->len);
-	memcpy(sorted, h->overflow_values->data,
-	       (gsize)h->overflow_values->len * sizeof(guint64));
-	qsort(sorted, h->overflow_values->len, sizeof(guint64), cmp_u64);
-	return sorted[k - seen - 1];
+	return nth_overflow(h, k - seen);
 }
 
 /* Add the counts a histogram file keeps; see hist.h. */
@@ -205,19 +250,29 @@ void irqstorm_hist_add_counts(IrqstormHist *h, const IrqstormHistCounts *c)
 	if (c->max > h->max)
 		h->max = c->max;
 	h->overflows += c->overflows;
+	h->unknown_in_bins += n - c->overflows;
 	h->unknown_overflows += c->overflows;
 	h->sum += (unsigned __int128)c->avg_floor * n;
 	h->count += n;
 }
 
-/* Is percentile p exact, or an upper bound among unknown overflows? */
+/* Is percentile p exact, or an upper bound (a bin's edge, or the max
+ * among overflows) where a histogram file kept no values? */
 gboolean irqstorm_hist_percentile_exact(const IrqstormHist *h, double p)
 {
 	guint64 k, in_bins;
 
-	if (h->count == 0 || !h->unknown_overflows)
+	if (h->count == 0)
 		return TRUE;
 	k = nearest_rank(h->count, p);
 	in_bins = h->count - h->overflows;
-	return k <= in_bins || k == h->count;
+	if (k == h->count)
+		return TRUE;
+	return k <= in_bins ? !h->unknown_in_bins : !h->unknown_overflows;
+}
+
+/* Every sample added with its value (none through add_counts)? */
+gboolean irqstorm_hist_values_kept(const IrqstormHist *h)
+{
+	return !h->unknown_in_bins && !h->unknown_overflows;
 }

@@ -3,9 +3,9 @@
  * Exact latency histogram for one stage.
  *
  * Bin i counts the samples v with i * bin_ns <= v < (i + 1) * bin_ns, for
- * 0 <= i < nbins. Samples >= nbins * bin_ns are overflows: they are counted
- * and, because they are rare by construction, each one is also kept so that
- * percentiles falling among them are exact. count, min, max and the sum
+ * 0 <= i < nbins. Samples >= nbins * bin_ns are overflows. Every sample is
+ * also kept (4 bytes each in the bins' range, 8 past it), so that every
+ * percentile is exact, not a bin's edge. count, min, max and the sum
  * (128-bit, so it cannot wrap) are exact as well.
  */
 #ifndef IRQSTORM_RIG_HIST_H
@@ -41,11 +41,15 @@ guint64 irqstorm_hist_avg_floor(const IrqstormHist *h);
  * 99.9 are not disturbed by binary rounding. The true value is the k-th
  * smallest sample v_k.
  *
- * Percentile resolution is one bin: when v_k lies within the bin range, the
- * value returned is the smallest bin upper edge (i + 1) * bin_ns such that at
- * least p% of the samples are <= it, clamped to the exact max. When v_k is an
- * overflow, v_k itself is returned exactly. In every case
- * v_k <= result <= v_k + bin_ns. Returns 0 when the histogram is empty.
+ * The value returned is v_k itself, exactly, whenever the samples were
+ * added one by one (irqstorm_hist_add). A histogram that was given counts
+ * without their values (irqstorm_hist_add_counts: histogram files summed)
+ * cannot: where v_k lies within the bins, the value returned is the
+ * smallest bin upper edge (i + 1) * bin_ns such that at least p% of the
+ * samples are <= it, clamped to the exact max (v_k <= result <= v_k +
+ * bin_ns); where it is an overflow, the max. irqstorm_hist_percentile_exact()
+ * tells those upper bounds. p = 100 is always the exact max. Returns 0 when
+ * the histogram is empty.
  */
 guint64 irqstorm_hist_percentile(const IrqstormHist *h, double p);
 
@@ -64,16 +68,19 @@ typedef struct {
 /*
  * Add c, a histogram of h's bins, to h: bin by bin and its overflows, its
  * min and max; its sum as avg_floor * its count, so that the mean of a sum
- * of such histograms is less than 1 ns below the exact one. Percentiles
- * stay exact as above, except where the rank falls among overflows whose
- * values were not kept: then the exact max, an upper bound, is returned
+ * of such histograms is less than 1 ns below the exact one. Its samples'
+ * values are not known: percentiles become upper bounds, within one bin
+ * where the rank falls in the bins, the max among overflows
  * (irqstorm_hist_percentile_exact() says which).
  */
 void irqstorm_hist_add_counts(IrqstormHist *h, const IrqstormHistCounts *c);
 
-/* Does irqstorm_hist_percentile(h, p) hold to the contract above, or is
- * it the upper bound of a rank among overflows of unknown values? */
+/* Is irqstorm_hist_percentile(h, p) the exact k-th sample, or an upper
+ * bound (a bin's edge, or the max) where values were not kept? */
 gboolean irqstorm_hist_percentile_exact(const IrqstormHist *h, double p);
+
+/* Are all its percentiles exact: was every sample added with its value? */
+gboolean irqstorm_hist_values_kept(const IrqstormHist *h);
 
 G_END_DECLS
 

@@ -268,6 +268,8 @@ JsonNode *irqstorm_summary_stage_json(const IrqstormHist *h)
 	json_builder_add_int_value(b, (gint64)irqstorm_hist_overflows(h));
 	json_builder_set_member_name(b, IRQSTORM_KEY_BIN_NS);
 	json_builder_add_int_value(b, (gint64)bin_ns);
+	json_builder_set_member_name(b, IRQSTORM_KEY_PERCENTILES_EXACT);
+	json_builder_add_boolean_value(b, irqstorm_hist_values_kept(h));
 
 	json_builder_set_member_name(b, "histogram");
 	json_builder_begin_object(b);

@@ -35,6 +35,9 @@ G_BEGIN_DECLS
 #define IRQSTORM_KEY_STAGES		"stages"
 #define IRQSTORM_KEY_CYCLES		"cycles"	/* a stage's count of samples */
 #define IRQSTORM_KEY_BIN_NS		"bin_ns"	/* a stage's histogram bin width */
+/* a stage's percentiles are its samples' (true), or bins' edges (false or,
+ * in files written before they were exact, absent) */
+#define IRQSTORM_KEY_PERCENTILES_EXACT	"percentiles_exact"
 
 /* The statistics of a stage, in the order the compare table shows them. */
 typedef enum {

@@ -115,6 +115,8 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	st->name = g_strdup(name);
 	st->cycles = (guint64)json_node_get_int(cycles);
 	st->bin_ns = count_member(o, IRQSTORM_KEY_BIN_NS);
+	st->percentiles_exact = json_object_get_boolean_member_with_default(
+		o, IRQSTORM_KEY_PERCENTILES_EXACT, FALSE);
 	for (int i = 0; i < IRQSTORM_STAT_COUNT; i++)
 		if (!read_stat(o, name, irqstorm_stat_key(i), path, &st->v[i], error))
 			return NULL;

@@ -28,6 +28,7 @@ typedef struct {
 	char *name;
 	guint64 cycles;
 	guint64 bin_ns;			/* its histogram's bin width; 0 if absent */
+	gboolean percentiles_exact;	/* the samples' own, not bins' edges */
 	double v[IRQSTORM_STAT_COUNT];	/* ns; NAN where the file has null */
 } IrqstormStageStats;
 

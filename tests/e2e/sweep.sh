@@ -11,6 +11,9 @@
 #     section's first microsecond;
 #   - its random twin (the same sections untriggered under a Poisson
 #     storm) ran, and sweep.json says what it saw;
+#   - a short sweep (126 offsets, 40 ns apart, of the shipped 50 us
+#     section): its twin runs for long enough to complete, and the sweep
+#     writes sweep.csv, sweep.json and sweep.png;
 #   - the same sweep again gives the same sweep.csv, byte for byte;
 #   - --jobs 2: every offset exactly once; each part is a sweep of its
 #     own offsets, the same as one boot of just those gives, and the
@@ -93,6 +96,15 @@ wait "$pid" || status=$?
 [ -f "$out/k/INCOMPLETE" ] || fail "a stopped sweep's directory is not marked INCOMPLETE"
 sleep 1
 ! pgrep -f "$out/k" >/dev/null || fail "processes of the stopped sweep remain: $(pgrep -af "$out/k")"
+
+# A short sweep, as the docs show it: complete, with its twin and its files.
+"$irqstorm" sweep "$scenario" --out "$out/short" --quiet --offset 0:5000:40 >/dev/null ||
+	fail "the short sweep failed: $(cat "$out/short/INCOMPLETE" 2>/dev/null)"
+for f in sweep.csv sweep.json sweep.png random/summary.json; do
+	[ -s "$out/short/$f" ] || fail "the short sweep wrote no $f"
+done
+jq -e '.offsets == 126 and .random.interrupts > 0 and (.random | has("failed") | not)' \
+	"$out/short/sweep.json" >/dev/null || fail "the short sweep's twin: $(jq -c .random "$out/short/sweep.json")"
 
 # A user-space busy loop: 251 offsets, 80 ns apart.
 "$irqstorm" sweep "$scenario" --out "$out/u" --quiet --no-random --set guest.section=user \

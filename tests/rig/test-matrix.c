@@ -294,7 +294,8 @@ static void test_classify(void)
 /* ---- the command, with a fake `irqstorm run` ---------------------------- */
 
 /*
- * Called as: fake run SCENARIO --out DIR --quiet [--set K=V]... [options].
+ * Called as: fake run SCENARIO --out DIR --replace --quiet [--set K=V]...
+ * [options].
  * Appends DIR to $FAKE_LOG; writes DIR/args (one argument a line),
  * DIR/start and DIR/end (time in ns), DIR/pid and DIR/sleep.pid, and
  * DIR/INCOMPLETE, removed when the run is complete, as `irqstorm run`
@@ -504,7 +505,7 @@ static void test_run_cells(Fixture *f, gconstpointer data)
 		g_assert_cmpstr(log_text, ==, "fake: starting\n");
 	}
 	args_text = tu_slurp(args_path);
-	expected = g_strdup_printf("run\n%s\n--out\n%s/%s\n--quiet\n--set\nrun.duration=0.5\n"
+	expected = g_strdup_printf("run\n%s\n--out\n%s/%s\n--replace\n--quiet\n--set\nrun.duration=0.5\n"
 				   "--set\nchannel0.rate=2000\n--set\nchannel0.threading=hardirq\n"
 				   "--no-csv\n", f->scenario, f->out, cells[2]);
 	g_assert_cmpstr(args_text, ==, expected);
@@ -1138,8 +1139,14 @@ static void test_merge_seeds(Fixture *f, gconstpointer data)
 
 	g_assert_cmpint(matrix_into(f, "whole", whole, env, &out, NULL), ==, 0);
 	g_assert_nonnull(strstr(out, "the 4 cells as one distribution, in us of virtual time"));
-	g_assert_nonnull(strstr(out, "\nhardirq       14  1.000  2.000   3.500   3.500   3.500\n"
-				"done          24  1.200  2.000  14.000  14.000  14.000\n"));
+	/* The files keep counts: p50 is its bin's edge, said to be a bound,
+	 * with the precision; p99 is the last rank, the exact max. */
+	g_assert_nonnull(strstr(out, "\nhardirq       14  1.000  <=2.000   3.500   3.500   3.500\n"
+				"done          24  1.200  <=2.000  14.000  14.000  14.000\n"
+				"  <= an upper bound: the cells' histogram files keep counts, not "
+				"samples:\n  their sum's percentile is its bin's upper edge, at most "
+				"1.000 us above the\n  sample ([run] bin_ns), or the max past the last "
+				"bin; min and max are exact,\n  each cell's own summary.json exact\n"));
 	text = tu_slurp(hist);
 	g_assert_nonnull(strstr(text, "# Stages: hardirq done\n000000 000000\t000000\n"
 				"000001 000010\t000020\n000002 000000\t000000\n"
@@ -1158,13 +1165,15 @@ static void test_merge_seeds(Fixture *f, gconstpointer data)
 	g_assert_cmpint(json_object_get_int_member(hardirq, "p90"), ==, 3500);
 	g_assert_cmpint(json_object_get_int_member(hardirq, "max"), ==, 3500);
 	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(hardirq,
-						"upper_bounds")), ==, 0);
+						"upper_bounds")), ==, 2);	/* p50, p90 */
 	g_assert_cmpint(json_object_get_int_member(done, "p50"), ==, 2000);
 	g_assert_cmpint(json_object_get_int_member(done, "cycles"), ==, 24);
 	g_assert_cmpint(json_object_get_int_member(done, "p99"), ==, 14000);	/* the last */
 	g_assert_cmpint(json_object_get_int_member(done, "p90"), ==, 14000);	/* a bound */
 	g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(done,
-					"upper_bounds"), 0), ==, "p90");
+					"upper_bounds"), 0), ==, "p50");	/* a bin's edge */
+	g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(done,
+					"upper_bounds"), 1), ==, "p90");	/* the max */
 
 	g_assert_cmpint(matrix_into(f, "s1", s1, env, NULL, NULL), ==, 0);
 	g_assert_cmpint(matrix_into(f, "s2", s2, env, NULL, NULL), ==, 0);
