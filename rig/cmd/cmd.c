@@ -49,16 +49,25 @@ gboolean irqstorm_cmd_parse(GOptionContext *ctx, int *argc, char ***argv)
 	return FALSE;
 }
 
+/* The message, the usage line and where the rest is: not every option
+ * under a one-line mistake. */
 int irqstorm_usage_error(GOptionContext *ctx, const char *fmt, ...)
 {
 	g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+	g_auto(GStrv) parts = g_strsplit(help, "\n\n", 2);
+	g_autofree char *usage = g_strstrip(g_strdup(parts[0]));
 	g_autofree char *msg = NULL;
+	g_autofree char *cmd = NULL;
+	const char *u = strstr(usage, "irqstorm");
 	va_list ap;
 
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_printerr("irqstorm: %s\n\n%s", msg, help);
+	cmd = g_strndup(u ? u : "irqstorm", u ? strcspn(u, "[") : strlen("irqstorm"));
+	g_strchomp(cmd);
+	g_printerr("irqstorm: %s\n%s\nSee '%s --help' for every option, with examples.\n",
+		   msg, usage, cmd);
 	return IRQSTORM_EXIT_ERROR;
 }
 

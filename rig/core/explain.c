@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "files.h"
 #include "irqstorm/explain.h"
 #include "json-build.h"
 
@@ -559,8 +560,8 @@ guint irqstorm_explain_write_plot_data(const IrqstormExplainEvent *ev,
 					       row, row + 1, other ? "(other)" : s->function);
 		}
 	}
-	if (!g_file_set_contents(spans_path, spans->str, spans->len, error) ||
-	    !g_file_set_contents(marks_path, marks->str, marks->len, error))
+	if (!irqstorm_write_file(spans_path, spans->str, spans->len, error) ||
+	    !irqstorm_write_file(marks_path, marks->str, marks->len, error))
 		return 0;
 	return rows;
 }

@@ -41,3 +41,24 @@ int irqstorm_create_output_file(const char *path, GError **error)
 	}
 	return create(path, O_WRONLY | O_EXCL, 0644, error);
 }
+
+gboolean irqstorm_write_file(const char *path, const char *contents, gssize len,
+			     GError **error)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (g_file_set_contents_full(path, contents, len, G_FILE_SET_CONTENTS_CONSISTENT,
+				     0644, &err))
+		return TRUE;
+	/* GLib names its temporary file; what failed is writing path. */
+	g_set_error(error, err->domain, err->code, "cannot write %s: %s", path,
+		    err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_ACCES ?
+		    "permission denied (the directory is not writable)" :
+		    err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_ROFS ?
+		    "read-only file system" :
+		    err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_NOSPC ?
+		    "no space left on the device" :
+		    err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_NOENT ?
+		    "no such directory" : err->message);
+	return FALSE;
+}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "files.h"
 #include "summary-keys.h"
 
 /* What a run writes into its directory, or plot draws there. */
@@ -25,7 +26,7 @@ gboolean irqstorm_marker_set(const char *out_dir, const char *why,
 	g_autofree char *path = g_build_filename(out_dir, IRQSTORM_MARKER_FILE, NULL);
 	g_autofree char *text = g_strconcat(why, "\n", NULL);
 
-	return g_file_set_contents(path, text, -1, error);
+	return irqstorm_write_file(path, text, -1, error);
 }
 
 gboolean irqstorm_marker_clear(const char *out_dir, GError **error)
@@ -58,5 +59,5 @@ gboolean irqstorm_marker_begin(const char *out_dir, const IrqstormScenario *sc,
 			return FALSE;
 		}
 	}
-	return g_file_set_contents(ini_path, ini, -1, error);
+	return irqstorm_write_file(ini_path, ini, -1, error);
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "files.h"
 #include "json-build.h"
 #include "summary-keys.h"
 
@@ -13,9 +14,7 @@
 static gboolean write_atomically(const char *path, const char *contents,
 				 gsize len, GError **error)
 {
-	return g_file_set_contents_full(path, contents, (gssize)len,
-					G_FILE_SET_CONTENTS_CONSISTENT, 0644,
-					error);
+	return irqstorm_write_file(path, contents, (gssize)len, error);
 }
 
 /* Check that a stage name can be a whitespace-separated column title. */

@@ -52,9 +52,12 @@ static char *mode_text(const IrqstormRunSettings *set)
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount: not deterministic");
 	if (why)
-		return g_strdup_printf("icount shift=%d, not deterministic: %s",
-				       sc->icount_shift, why);
-	return g_strdup_printf("icount shift=%d, deterministic", sc->icount_shift);
+		return g_strdup_printf("icount shift=%d: %d ns per guest instruction, not "
+				       "deterministic: %s", sc->icount_shift,
+				       1 << sc->icount_shift, why);
+	return g_strdup_printf("icount shift=%d: %d ns per guest instruction, a %g MIPS "
+			       "CPU; deterministic", sc->icount_shift, 1 << sc->icount_shift,
+			       1e3 / (1 << sc->icount_shift));
 }
 
 /* What ran: the file, its profile, the kernel, the overrides given. */

@@ -7,6 +7,7 @@
  */
 #include "rtla.h"
 
+#include "files.h"
 #include "stages.h"
 
 /* rtla's columns per CPU, in its order, and the stage each one shows. */
@@ -86,6 +87,18 @@ void irqstorm_rtla_add(IrqstormRtla *t, const struct irqstorm_record *r)
 	}
 }
 
+/* rtla prints the user threads' columns only when it measures them (-u):
+ * Usr only when some probe sample is there; IRQ and Thr always. */
+static gboolean column_shown(const IrqstormRtla *t, guint k)
+{
+	if (columns[k].stage != IRQSTORM_STAGE_PROBE)
+		return TRUE;
+	for (guint c = 0; c < G_N_ELEMENTS(t->cpu); c++)
+		if (t->cpu[c] && t->cpu[c]->col[k].count)
+			return TRUE;
+	return FALSE;
+}
+
 /* rtla lists a CPU that has samples. */
 static gboolean cpu_listed(const IrqstormRtla *t, guint c)
 {
@@ -102,12 +115,16 @@ static void append_header(GString *s, const IrqstormRtla *t, guint64 duration_s)
 	g_string_append_printf(s, "# Duration: %3u %02u:%02u:%02u\n",
 			       (guint)(duration_s / 86400), (guint)(duration_s / 3600 % 24),
 			       (guint)(duration_s / 60 % 60), (guint)(duration_s % 60));
-	g_string_append(s, "# irqstorm (QEMU virtual time): IRQ = the hardirq stage, Thr = the "
-			"thread stage, Usr = the probe stage, per vCPU of the handler or probe\n");
+	g_string_append(s, column_shown(t, NCOLUMNS - 1) ?
+			"# irqstorm (QEMU virtual time): IRQ = the hardirq stage, Thr = the "
+			"thread stage, Usr = the probe stage, per vCPU of the handler or probe\n" :
+			"# irqstorm (QEMU virtual time): IRQ = the hardirq stage, Thr = the "
+			"thread stage, per vCPU of the handler (no probe: no Usr columns)\n");
 	g_string_append(s, "Index");
 	for (guint c = 0; c < G_N_ELEMENTS(t->cpu); c++)
 		for (guint k = 0; cpu_listed(t, c) && k < NCOLUMNS; k++)
-			g_string_append_printf(s, "   %s-%03u", columns[k].label, c);
+			if (column_shown(t, k))
+				g_string_append_printf(s, "   %s-%03u", columns[k].label, c);
 	g_string_append_c(s, '\n');
 }
 
@@ -121,6 +138,8 @@ static void append_rows(GString *s, const IrqstormRtla *t)
 		g_string_append_printf(s, b < t->entries ? "%-6u" : "over: ", b);
 		for (guint c = 0; c < G_N_ELEMENTS(t->cpu); c++) {
 			for (guint k = 0; cpu_listed(t, c) && k < NCOLUMNS; k++) {
+				if (!column_shown(t, k))
+					continue;
 				total += t->cpu[c]->col[k].buckets[b];
 				g_string_append_printf(s, "%9" G_GUINT64_FORMAT " ",
 						       t->cpu[c]->col[k].buckets[b]);
@@ -159,7 +178,8 @@ static void append_summary(GString *s, const IrqstormRtla *t)
 		g_string_append(s, stat_labels[stat]);
 		for (guint c = 0; c < G_N_ELEMENTS(t->cpu); c++)
 			for (guint k = 0; cpu_listed(t, c) && k < NCOLUMNS; k++)
-				append_stat(s, &t->cpu[c]->col[k], stat);
+				if (column_shown(t, k))
+					append_stat(s, &t->cpu[c]->col[k], stat);
 		g_string_append_c(s, '\n');
 	}
 	for (guint c = 0; c < G_N_ELEMENTS(t->cpu); c++) {
@@ -174,12 +194,14 @@ static void append_summary(GString *s, const IrqstormRtla *t)
 	}
 	g_string_append(s, "ALL:  ");
 	for (guint k = 0; k < NCOLUMNS; k++)
-		g_string_append_printf(s, "%*s", k ? 10 : 9, columns[k].label);
+		if (column_shown(t, k))
+			g_string_append_printf(s, "%*s", k ? 10 : 9, columns[k].label);
 	g_string_append_c(s, '\n');
 	for (int stat = STAT_COUNT; stat <= STAT_MAX; stat++) {
 		g_string_append(s, stat_labels[stat]);
 		for (guint k = 0; k < NCOLUMNS; k++)
-			append_stat(s, &all[k], stat);
+			if (column_shown(t, k))
+				append_stat(s, &all[k], stat);
 		g_string_append_c(s, '\n');
 	}
 }
@@ -199,6 +221,5 @@ gboolean irqstorm_rtla_write(const char *path, const IrqstormRtla *t,
 {
 	g_autofree char *text = irqstorm_rtla_format(t, duration_s);
 
-	return g_file_set_contents_full(path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT,
-					0644, error);
+	return irqstorm_write_file(path, text, -1, error);
 }

@@ -213,6 +213,15 @@ static void print_progress(RunLoop *rl, gint64 now)
 		return;
 	if (!rl->tty && now - rl->last_progress_us < 5 * G_USEC_PER_SEC)
 		return;
+	if (!n && !vns) {
+		/* No record yet: the guest is still on its way to the storm. */
+		fprintf(stderr, "%s[wall %.1f s] booting the guest: kernel, driver, "
+			"init (the storm and its virtual clock start after)%s",
+			rl->tty ? "\r" : "", (now - rl->start_us) / 1e6,
+			rl->tty ? "   " : "\n");
+		rl->last_progress_us = now;
+		return;
+	}
 	fprintf(stderr, "%s[virtual %.2f/%.2f s, wall %.1f s] %" G_GUINT64_FORMAT
 		" records (%.0f/s), %" G_GUINT64_FORMAT " lost",
 		rl->tty ? "\r" : "", vns / 1e9, rl->set->scenario->duration_ms / 1e3,
@@ -483,7 +492,7 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 	JsonNode *r;
 	int out_fd;
 
-	if (!g_file_set_contents(cmd_file, cmd_text, -1, error))
+	if (!irqstorm_write_file(cmd_file, cmd_text, -1, error))
 		return FALSE;
 	out_fd = irqstorm_create_output_file(p->stderr_path, error);
 	if (out_fd < 0)

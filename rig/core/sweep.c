@@ -4,6 +4,7 @@
  */
 #include "sweep.h"
 
+#include "files.h"
 #include "records.h"
 
 static IrqstormSweepPoint sweep_point(const struct irqstorm_record *r)
@@ -111,5 +112,5 @@ gboolean irqstorm_sweep_write_csv(const char *path, const GArray *points,
 				g_string_append_printf(s, ",%" G_GUINT64_FORMAT, p->stage_ns[st]);
 		g_string_append_c(s, '\n');
 	}
-	return g_file_set_contents(path, s->str, s->len, error);
+	return irqstorm_write_file(path, s->str, s->len, error);
 }

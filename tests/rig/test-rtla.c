@@ -113,16 +113,33 @@ static void test_exact(void)
 	g_assert_cmpstr(text, ==, expected);
 }
 
-/* No sample: rtla's empty table (no CPU, its summaries of nothing). */
+/* No sample: rtla's empty table (no CPU, its summaries of nothing), and
+ * no user-thread column (rtla has them only when it measures them). */
 static void test_empty(void)
 {
 	g_autoptr(IrqstormRtla) t = irqstorm_rtla_new(256);
 	g_autofree char *text = irqstorm_rtla_format(t, 2);
 
 	g_assert_nonnull(g_strrstr(text, "\nIndex\nover: \ncount:\nmin:  \navg:  \nmax:  \n"
-				   "ALL:        IRQ       Thr       Usr\n"
-				   "count:        0         0         0 \n"
-				   "min:          -         -         - \n"));
+				   "ALL:        IRQ       Thr\n"
+				   "count:        0         0 \n"
+				   "min:          -         - \n"));
+}
+
+/* No probe: no Usr column anywhere (a parser of rtla's output meets no
+ * '-' in a column rtla would not print); IRQ and Thr as ever. */
+static void test_no_probe(void)
+{
+	g_autoptr(IrqstormRtla) t = irqstorm_rtla_new(256);
+	g_autofree char *text = NULL;
+
+	add(t, irq(2500, 0, 16900, 0));
+	text = irqstorm_rtla_format(t, 2);
+	g_assert_null(strstr(text, "Usr-"));
+	g_assert_null(strstr(text, "Thr       Usr"));
+	g_assert_nonnull(strstr(text, "Index   IRQ-000   Thr-000\n2             1         0 \n"
+				"16            0         1 \n"));
+	g_assert_nonnull(strstr(text, "ALL:        IRQ       Thr\ncount:        1         1 \n"));
 }
 
 /* What rteval's timerlat module keeps of a core (TLRunData): its samples
@@ -278,6 +295,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/rtla/stage-cpu", test_stage_cpu);
 	g_test_add_func("/rtla/exact", test_exact);
 	g_test_add_func("/rtla/empty", test_empty);
+	g_test_add_func("/rtla/no-probe", test_no_probe);
 	g_test_add_func("/rtla/rteval-consumer", test_rteval_consumer);
 	g_test_add_func("/rtla/write", test_write);
 	return g_test_run();

@@ -66,6 +66,24 @@ static void test_help_contents(void)
 	}
 }
 
+/* A usage error: the message, the usage line, where the rest is; not
+ * every option under a one-line mistake. */
+static void test_usage_error(void)
+{
+	const char *const none[] = { "run", NULL };
+	const char *const bad[] = { "run", "--bogus", "x.ini", NULL };
+	const char *const env[] = { "LC_ALL=C", NULL };
+	g_autofree char *a = NULL, *b = NULL;
+
+	g_assert_cmpint(tu_run(NULL, none, env, NULL, &a), ==, 1);
+	g_assert_cmpstr(a, ==, "irqstorm: run needs exactly one SCENARIO file\n"
+			"Usage:\n  irqstorm run [OPTION...] SCENARIO - one run\n"
+			"See 'irqstorm run --help' for every option, with examples.\n");
+	g_assert_cmpint(tu_run(NULL, bad, env, NULL, &b), ==, 1);
+	g_assert_true(g_str_has_prefix(b, "irqstorm: Unknown option --bogus\nUsage:\n"));
+	g_assert_null(strstr(b, "--replace"));
+}
+
 /* irqstorm help COMMAND is the command's help; help alone the global one. */
 static void test_help_command(void)
 {
@@ -241,8 +259,8 @@ static void test_qemu_fails(Fixture *f, gconstpointer data)
 				     NULL };
 	g_autofree char *out = NULL;
 	g_autofree char *head = g_strdup_printf("irqstorm: INCOMPLETE run of %s, profile "
-		"fast, rt kernel, with run.duration=0.25 (tcg, icount shift=3, "
-		"deterministic) in ", f->scenario);
+		"fast, rt kernel, with run.duration=0.25 (tcg, icount shift=3: 8 ns per "
+		"guest instruction, a 125 MIPS CPU; deterministic) in ", f->scenario);
 
 	g_assert_cmpint(run(f, args, &out, NULL), ==, 1);
 	g_assert_true(g_str_has_prefix(out, head));
@@ -266,12 +284,12 @@ static void test_deterministic(Fixture *f, gconstpointer data)
 	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
 
 	g_assert_cmpint(run(f, none, &out, NULL), ==, 1);
-	g_assert_nonnull(strstr(out, "(tcg, icount shift=3, deterministic)"));
+	g_assert_nonnull(strstr(out, "(tcg, icount shift=3: 8 ns per guest instruction, a 125 MIPS CPU; deterministic)"));
 	g_assert_true(summary_deterministic(f));
 
 	tu_write(f->identity, "qemu-debian-source=test\nirqstorm-device=x\n");
 	g_assert_cmpint(run(f, none, &out2, NULL), ==, 1);
-	g_assert_nonnull(strstr(out2, "(tcg, icount shift=3, not deterministic: a QEMU "
+	g_assert_nonnull(strstr(out2, "(tcg, icount shift=3: 8 ns per guest instruction, not deterministic: a QEMU "
 				"without the icount fix (the qemu-fixes of its "
 				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX "))"));
 	g_assert_false(summary_deterministic(f));
@@ -389,6 +407,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/run/help/contents", test_help_contents);
 	g_test_add_func("/run/help/ascii", test_help_ascii);
 	g_test_add_func("/run/help/command", test_help_command);
+	g_test_add_func("/run/help/usage-error", test_usage_error);
 	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
 	g_test_add_func("/run/summary/guest-softirqs", test_guest_softirqs);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
