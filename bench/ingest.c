@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = now_s();
-	c = irqstorm_collector_start(log, 1000, 10000, 0, NULL);
+	c = irqstorm_collector_start(log, 1000, 10000, 0, G_MAXUINT64, NULL);
 	t = g_thread_new("producer", produce, &p);
 	g_thread_join(t);
 	d = irqstorm_collector_finish(c);

@@ -562,7 +562,7 @@ table_sweep_pio() {
 
 # explained DIR: the event of DIR/explain/explain.json, as the table's
 # cells: stage, event, latency (us), context switches, hard-interrupt
-# entries, where the time went (its line's shares).
+# entries, what the time went to (its line: causes, then functions).
 explained() {
 	jq -r '.events[0] | "\(.stage) | #\(.seq) | \(.latency_ns / 100 | round / 10) |" +
 		" \([.windows[].context_switches] | add) | \([.windows[].interrupts] | add) |" +
@@ -572,7 +572,7 @@ explained() {
 
 table_explain() {
 	local e c p st
-	echo "| case | profile | stage | event | latency (us) | context switches | interrupt entries | where the time went (share of the latency, the top function's context) |"
+	echo "| case | profile | stage | event | latency (us) | context switches | interrupt entries | what the time went to: the causes in words, then the functions (explain's line) |"
 	echo "|---|---|---|---:|---:|---:|---:|---|"
 	for e in "${EXPLAINED[@]}"; do
 		read -r c p st <<<"$e"
@@ -618,7 +618,7 @@ table_inputs() {
 
 table_k61_explain() {
 	local d k
-	echo "| kernel | profile | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
+	echo "| kernel | profile | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
 	echo "|---|---|---|---:|---:|---:|---:|---|"
 	for k in 6.12 6.1; do
 		d=$(cell ide-pio "$K61_PROFILE")
@@ -629,7 +629,7 @@ table_k61_explain() {
 
 table_explain_sweep() {
 	local kind
-	echo "| kernel | handler | section | stage | event | latency (us) | context switches | interrupt entries | where the time went |"
+	echo "| kernel | handler | section | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
 	echo "|---|---|---|---|---:|---:|---:|---:|---|"
 	for kind in preempt_off bh_off; do
 		echo "| rt | threaded | \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"

@@ -15,6 +15,7 @@ struct IrqstormCollector {
 	IrqstormLog *log;		/* borrowed; outlives the thread */
 	FILE *csv;			/* borrowed, may be NULL */
 	guint64 warmup_ns;
+	guint64 duration_ns;
 	guint64 start_ns;		/* raise of the first record: the start */
 	IrqstormCollected *data;
 	GThread *thread;
@@ -45,6 +46,40 @@ static void tally_add(IrqstormTally *t, const struct irqstorm_record *r,
 			irqstorm_hist_add(t->hist[st], ns);
 }
 
+/* A record in a part of the storm: counted, its worst stages kept. */
+static void window_add(IrqstormWindow *w, const struct irqstorm_record *r)
+{
+	guint64 ns;
+
+	w->records++;
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		if (irqstorm_stage_value(r, st, &ns)) {
+			w->cycles[st]++;
+			w->max_ns[st] = MAX(w->max_ns[st], ns);
+		}
+	}
+}
+
+/* Is r in the measurement window (collect.h)? Else it is counted in the
+ * warm-up or the stop tail; the start-up is noted either way. */
+static gboolean in_window(IrqstormCollector *c, const struct irqstorm_record *r)
+{
+	IrqstormCollected *d = c->data;
+	guint64 at = r->t_raise > c->start_ns ? r->t_raise - c->start_ns : 0;
+
+	if (at < c->warmup_ns) {
+		window_add(&d->warmup, r);
+		return FALSE;
+	}
+	if (at >= c->duration_ns) {
+		window_add(&d->tail, r);
+		return FALSE;
+	}
+	if (at < IRQSTORM_STARTUP_NS)
+		window_add(&d->startup, r);
+	return TRUE;
+}
+
 /* Account one record: a probe, or an interrupt of a channel. */
 static void collect_record(const struct irqstorm_record *r, gpointer user)
 {
@@ -56,9 +91,7 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 	d->records++;
 	if (!c->start_ns)
 		c->start_ns = r->t_raise;
-	stages = r->t_raise >= c->start_ns + c->warmup_ns;
-	if (!stages)
-		d->warmup_records++;
+	stages = in_window(c, r);
 	if (c->csv)
 		irqstorm_write_csv_record(c->csv, r);
 	if (r->flags & IRQSTORM_REC_PROBE) {
@@ -138,13 +171,14 @@ static void tally_clear(IrqstormTally *t)
 /* Start following log; csv (optional) gets one line per record. */
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 					    guint bins, guint64 warmup_ns,
-					    FILE *csv)
+					    guint64 duration_ns, FILE *csv)
 {
 	IrqstormCollector *c = g_new0(IrqstormCollector, 1);
 
 	c->log = log;
 	c->csv = csv;
 	c->warmup_ns = warmup_ns;
+	c->duration_ns = duration_ns;
 	c->data = g_new0(IrqstormCollected, 1);
 	tally_init(&c->data->all, bin_ns, bins);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)

@@ -27,6 +27,17 @@ typedef struct {
 	guint64 work;			/* PIO words read + READY polls */
 } IrqstormTally;
 
+/* The start-up reported apart: the storm's first 10 ms of virtual time. */
+#define IRQSTORM_STARTUP_NS	10000000ull
+
+/* Records of a part of the storm, and per stage how many have it and
+ * their worst value. */
+typedef struct {
+	guint64 records;
+	guint64 cycles[IRQSTORM_STAGE_COUNT];
+	guint64 max_ns[IRQSTORM_STAGE_COUNT];
+} IrqstormWindow;
+
 /* What the collector gathered. Owned by the collector thread until it is
  * joined; the progress fields may be read at any time (atomics). */
 typedef struct {
@@ -34,7 +45,17 @@ typedef struct {
 	IrqstormTally ch[IRQSTORM_NUM_CHANNELS];
 	IrqstormRtla *rtla;		/* every channel and the probe, per vCPU */
 	guint64 records;		/* every record read from the ring */
-	guint64 warmup_records;		/* counted, but left out of the stages */
+	/*
+	 * The measurement window: the stages (histograms, every statistic and
+	 * output) hold the records raised in [first raise + warmup, first
+	 * raise + duration). Before it, [run] warmup; after it, the stop tail:
+	 * raised while the guest was stopping the storm it asked for. Both are
+	 * counted and kept out; the start-up (its first IRQSTORM_STARTUP_NS)
+	 * is reported apart, and kept in unless the warm-up covers it.
+	 */
+	IrqstormWindow warmup;
+	IrqstormWindow tail;
+	IrqstormWindow startup;
 	guint64 probe_records;
 	guint64 foreign_records;	/* channel out of range: counted, ignored */
 	guint64 first_raise_ns;
@@ -53,7 +74,7 @@ typedef struct IrqstormCollector IrqstormCollector;
 
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 					    guint bins, guint64 warmup_ns,
-					    FILE *csv);
+					    guint64 duration_ns, FILE *csv);
 IrqstormCollected *irqstorm_collector_finish(IrqstormCollector *c);
 const IrqstormCollected *irqstorm_collector_peek(IrqstormCollector *c);
 void irqstorm_collected_free(IrqstormCollected *d);

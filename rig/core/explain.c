@@ -55,6 +55,8 @@ void irqstorm_explain_event_free(IrqstormExplainEvent *ev)
 	g_ptr_array_unref(ev->windows);
 	if (ev->functions)
 		g_array_unref(ev->functions);
+	if (ev->causes)
+		g_array_unref(ev->causes);
 	g_free(ev);
 }
 
@@ -215,6 +217,7 @@ static void trace_contexts(GArray *spans)
 {
 	guint start = 0;
 	gboolean in_irq = FALSE;
+	const char *vector = NULL;
 
 	for (guint i = 0; i <= spans->len; i++) {
 		IrqstormSpan *s = i < spans->len ? &g_array_index(spans, IrqstormSpan, i) : NULL;
@@ -234,12 +237,15 @@ static void trace_contexts(GArray *spans)
 	for (guint i = 0; i < spans->len; i++) {
 		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
 
-		if (s->entered && is_irq_entry(s->function))
+		if (s->entered && is_irq_entry(s->function)) {
 			in_irq = TRUE;
+			vector = s->function;
+		}
 		if (in_irq) {
 			g_autofree char *c = g_strconcat(CONTEXT_HARDIRQ, s->context, NULL);
 
 			s->context = g_intern_string(c);
+			s->vector = vector;
 		}
 		if (s->entered && !strcmp(s->function, IRQ_EXIT))
 			in_irq = FALSE;
@@ -357,6 +363,80 @@ static GArray *window_spans(const GArray *all, guint64 from, guint64 to)
 	return out;
 }
 
+/* A hard interrupt in the words a kernel developer uses, by its entry. */
+static const struct {
+	const char *entry;
+	const char *what;
+} vectors[] = {
+	{ "asm_sysvec_apic_timer_interrupt", "the timer interrupt" },
+	{ "asm_common_interrupt", "a device interrupt" },
+	{ "asm_sysvec_reschedule_ipi", "a reschedule IPI" },
+	{ "asm_sysvec_call_function", "a function-call IPI" },
+	{ "asm_sysvec_irq_work", "an irq_work interrupt" },
+};
+
+/* What a span's time went to (IrqstormCause.what): its hard interrupt's
+ * kind, else its task's. */
+static const char *cause_of(const IrqstormSpan *s)
+{
+	if (s->vector) {
+		for (guint i = 0; i < G_N_ELEMENTS(vectors); i++)
+			if (g_str_has_prefix(s->vector, vectors[i].entry))
+				return vectors[i].what;
+		return "a hard interrupt";
+	}
+	static const struct {
+		const char *context;
+		const char *what;
+	} tasks[] = {
+		{ "IRQ thread", "the IRQ thread" },
+		{ "kworker", "a kworker" },
+		{ "per-CPU kthread", "a per-CPU kthread" },
+		{ "user task", "a user task" },
+		{ "section (a guest task)", "the section (a guest task)" },
+	};
+
+	if (!s->context || !strcmp(s->context, CONTEXT_UNKNOWN))
+		return "a task its code does not name";
+	for (guint i = 0; i < G_N_ELEMENTS(tasks); i++)
+		if (!strcmp(s->context, tasks[i].context))
+			return tasks[i].what;
+	return s->context;	/* idle, ksoftirqd */
+}
+
+static gint cause_compare(gconstpointer a, gconstpointer b)
+{
+	const IrqstormCause *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->first_ns < y->first_ns ? -1 : x->first_ns > y->first_ns;
+}
+
+/* The spans' time by cause, largest first. */
+static GArray *causes_of(const GArray *spans)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(IrqstormCause));
+
+	for (guint i = 0; i < spans->len; i++) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+		IrqstormCause c = { cause_of(s), s->vector != NULL, 0, s->from_ns };
+		guint k;
+
+		for (k = 0; k < out->len; k++) {
+			IrqstormCause *o = &g_array_index(out, IrqstormCause, k);
+
+			if (!strcmp(o->what, c.what) && o->hard_interrupt == c.hard_interrupt)
+				break;
+		}
+		if (k == out->len)
+			g_array_append_val(out, c);
+		g_array_index(out, IrqstormCause, k).ns += s->to_ns - s->from_ns;
+	}
+	g_array_sort(out, cause_compare);
+	return out;
+}
+
 void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 			      const IrqstormSymbols *syms, guint shift)
 {
@@ -376,13 +456,47 @@ void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 			w->switches += s->entered && !strcmp(s->function, CONTEXT_SWITCH);
 		}
 		g_array_append_vals(stage, w->spans->data, w->spans->len);
+		ev->switches += w->switches;
 	}
 	ev->functions = function_times(stage, shift);
+	ev->causes = causes_of(stage);
 }
 
 static double share(guint64 part, guint64 whole)
 {
 	return whole ? 100.0 * part / whole : 0;
+}
+
+static gint cause_first_compare(gconstpointer a, gconstpointer b)
+{
+	const IrqstormCause *x = a, *y = b;
+
+	return x->first_ns < y->first_ns ? -1 : x->first_ns > y->first_ns;
+}
+
+/* The largest causes, in the order they ran: "the timer interrupt first:
+ * 21.2 us in hard interrupt; then idle: 4.1 us". */
+static void append_causes(GString *s, const IrqstormExplainEvent *ev)
+{
+	g_autoptr(GArray) top = g_array_new(FALSE, FALSE, sizeof(IrqstormCause));
+
+	for (guint i = 0; i < MIN(IRQSTORM_EXPLAIN_LINE_TOP, ev->causes->len); i++) {
+		const IrqstormCause *c = &g_array_index(ev->causes, IrqstormCause, i);
+
+		if (i && c->ns * 20 < ev->latency_ns)
+			break;	/* under 5%: a crumb */
+		g_array_append_val(top, *c);
+	}
+	g_array_sort(top, cause_first_compare);
+	for (guint i = 0; i < top->len; i++) {
+		const IrqstormCause *c = &g_array_index(top, IrqstormCause, i);
+
+		g_string_append_printf(s, "%s%s%s: %.1f us%s", i ? "; then " : " ", c->what,
+				       i || top->len == 1 ? "" : " first", c->ns / 1e3,
+				       c->hard_interrupt ? " in hard interrupt" : "");
+	}
+	g_string_append_printf(s, "; %u context switch%s", ev->switches,
+			       ev->switches == 1 ? "" : "es");
 }
 
 char *irqstorm_explain_line(const IrqstormExplainEvent *ev)
@@ -392,16 +506,56 @@ char *irqstorm_explain_line(const IrqstormExplainEvent *ev)
 
 	g_string_append_printf(s, "#%" G_GUINT64_FORMAT " %s +%.1f us:", ev->rec.seq,
 			       irqstorm_stage_name(ev->stage), ev->latency_ns / 1e3);
+	append_causes(s, ev);
+	g_string_append(s, " (functions:");
 	for (guint i = 0; i < MIN(top, ev->functions->len); i++) {
 		const IrqstormFunctionTime *f =
 			&g_array_index(ev->functions, IrqstormFunctionTime, i);
 
 		g_string_append_printf(s, "%s %.0f%% %s", i ? "," : "",
 				       share(f->ns, ev->latency_ns), f->function);
-		if (!i)
-			g_string_append_printf(s, " (%s)", f->context);
 	}
+	g_string_append_c(s, ')');
 	return g_string_free(s, FALSE);
+}
+
+/* Do spans a and b show the same line but for their times? */
+static gboolean same_line(const IrqstormSpan *a, const IrqstormSpan *b)
+{
+	return a->function == b->function && a->entered == b->entered &&
+	       a->context == b->context;
+}
+
+/*
+ * How many times the run of spans at i repeats back to back (1: it does
+ * not), and its length in *period: the shortest of up to REPEAT_MAX spans
+ * that repeats at least REPEAT_MIN times (a PIO loop's 4,000 lines).
+ */
+#define REPEAT_MAX	8
+#define REPEAT_MIN	3
+static guint repeats(const GArray *spans, guint i, guint *period)
+{
+	const IrqstormSpan *sp = (const IrqstormSpan *)spans->data;
+
+	for (guint p = 1; p <= REPEAT_MAX; p++) {
+		guint n = 1;
+
+		while (i + (n + 1) * p <= spans->len) {
+			guint k;
+
+			for (k = 0; k < p && same_line(&sp[i + k], &sp[i + n * p + k]); k++)
+				;
+			if (k < p)
+				break;
+			n++;
+		}
+		if (n >= REPEAT_MIN) {
+			*period = p;
+			return n;
+		}
+	}
+	*period = 1;
+	return 1;
 }
 
 /* One window's functions as a table, and its sequence of entries. */
@@ -425,13 +579,28 @@ static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 rais
 				       f->ns, f->insns, f->function, f->context);
 	}
 	g_string_append(s, "  sequence (us from the raise; > entered, < returned to; "
-			"function; virtual ns in it; context):\n");
-	for (guint i = 0; i < w->spans->len; i++) {
-		const IrqstormSpan *sp = &g_array_index(w->spans, IrqstormSpan, i);
+			"function; virtual ns in it; context; a repeated run of lines is "
+			"shown once, with its count):\n");
+	for (guint i = 0; i < w->spans->len;) {
+		guint period, times = repeats(w->spans, i, &period);
 
-		g_string_append_printf(s, "    +%10.3f  %s %-40s %8" G_GUINT64_FORMAT "  %s\n",
-				       (sp->from_ns - raise) / 1e3, sp->entered ? ">" : "<",
-				       sp->function, sp->to_ns - sp->from_ns, sp->context);
+		for (guint k = i; k < i + period; k++) {
+			const IrqstormSpan *sp = &g_array_index(w->spans, IrqstormSpan, k);
+
+			g_string_append_printf(s, "    +%10.3f  %s %-40s %8" G_GUINT64_FORMAT
+					       "  %s\n", (sp->from_ns - raise) / 1e3,
+					       sp->entered ? ">" : "<", sp->function,
+					       sp->to_ns - sp->from_ns, sp->context);
+		}
+		if (times > 1) {
+			const IrqstormSpan *last = &g_array_index(w->spans, IrqstormSpan,
+								  i + period * times - 1);
+
+			g_string_append_printf(s, "    ... the %u line%s above %u times in all, "
+					       "to +%.3f us\n", period, period == 1 ? "" : "s",
+					       times, (last->to_ns - raise) / 1e3);
+		}
+		i += period * times;
 	}
 }
 
@@ -513,6 +682,20 @@ void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev)
 	irqstorm_json_add_string(b, "stage", irqstorm_stage_name(ev->stage));
 	irqstorm_json_add_int(b, "latency_ns", ev->latency_ns);
 	irqstorm_json_add_int(b, "t_raise", ev->rec.t_raise);
+	irqstorm_json_add_int(b, "context_switches", ev->switches);
+	json_builder_set_member_name(b, "causes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ev->causes->len; i++) {
+		const IrqstormCause *c = &g_array_index(ev->causes, IrqstormCause, i);
+
+		json_builder_begin_object(b);
+		irqstorm_json_add_string(b, "what", c->what);
+		irqstorm_json_add_bool(b, "hard_interrupt", c->hard_interrupt);
+		irqstorm_json_add_int(b, "ns", c->ns);
+		irqstorm_json_add_int(b, "first_ns", c->first_ns);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
 	json_functions(b, "functions", ev->functions);
 	json_builder_set_member_name(b, "windows");
 	json_builder_begin_array(b);

@@ -42,7 +42,19 @@ typedef struct {
 	gboolean entered;	/* it begins at the function's entry (a call,
 				 * a jump or an interrupt), not a return */
 	guint64 from_ns, to_ns;
+	const char *vector;	/* inside a hard interrupt: its entry's
+				 * function (asm_sysvec_...); else NULL */
 } IrqstormSpan;
+
+/* What the time of an event went to, in words: a hard interrupt by its
+ * kind ("the timer interrupt"), else the task that ran ("the IRQ thread",
+ * "idle"). */
+typedef struct {
+	const char *what;
+	gboolean hard_interrupt;
+	guint64 ns;
+	guint64 first_ns;	/* when it first ran */
+} IrqstormCause;
 
 /* A function's share of a window. */
 typedef struct {
@@ -67,6 +79,8 @@ typedef struct {
 	guint64 latency_ns;
 	GPtrArray *windows;	/* of IrqstormExplainWindow */
 	GArray *functions;	/* the whole stage, of IrqstormFunctionTime */
+	GArray *causes;		/* the whole stage, of IrqstormCause, largest first */
+	guint switches;		/* context switches in the whole stage */
 } IrqstormExplainEvent;
 
 void irqstorm_explain_event_free(IrqstormExplainEvent *ev);

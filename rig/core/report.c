@@ -42,6 +42,46 @@ static void print_storm(const IrqstormResults *res, FILE *out)
 			irqstorm_storm_seconds(st->storm_start_ns, st->storm_end_ns));
 }
 
+/* The worst done (else any) stage of a part of the storm, in words. */
+static char *window_worst(const IrqstormWindow *w)
+{
+	int pick = -1;
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		if (w->max_ns[st] && (pick < 0 || st == IRQSTORM_STAGE_DONE))
+			pick = st;
+	if (pick < 0)
+		return g_strdup("");
+	return g_strdup_printf(", worst %s %.2f us", irqstorm_stage_name(pick),
+			       w->max_ns[pick] / 1e3);
+}
+
+/* What the statistics cover, and what they leave out: the warm-up, the
+ * guest's stop tail; the start-up, kept in, said apart. */
+static void print_window(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormCollected *d = res->outcome->data;
+	g_autofree char *tail = NULL, *start = NULL;
+
+	if (!d || !d->records)
+		return;
+	tail = window_worst(&d->tail);
+	start = window_worst(&d->startup);
+	fprintf(out, "  window: the statistics cover raises %.3f to %.3f s into the storm",
+		sc->warmup_ms / 1e3, sc->duration_ms / 1e3);
+	if (d->warmup.records)
+		fprintf(out, "; %" G_GUINT64_FORMAT " in the warm-up left out",
+			d->warmup.records);
+	fprintf(out, "; %" G_GUINT64_FORMAT " raised after it, while the guest stopped "
+		"the storm, left out%s\n", d->tail.records, tail);
+	if (!sc->warmup_ms && d->startup.records)
+		fprintf(out, "  start-up: the first %.0f ms hold %" G_GUINT64_FORMAT
+			" of them%s ([run] warmup = %.3f leaves them out)\n",
+			IRQSTORM_STARTUP_NS / 1e6, d->startup.records, start,
+			IRQSTORM_STARTUP_NS / 1e9);
+}
+
 /* How the scenario ran: deterministic or why not (the same judgement as
  * summary.json's). */
 static char *mode_text(const IrqstormRunSettings *set)
@@ -229,6 +269,7 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF)
 			print_channel(res, n, out);
 	print_storm(res, out);
+	print_window(res, out);
 	print_guest_tasks(res, out);
 	print_lines(out, "kernel", res->console->kernel_events);
 	print_lines(out, "STALL", res->checks->stalls);

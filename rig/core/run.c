@@ -511,7 +511,8 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 	if (!*log)
 		return FALSE;
 	rl->collector = irqstorm_collector_start(*log, sc->bin_ns, sc->bins,
-						 sc->warmup_ms * 1000000, csv);
+						 sc->warmup_ms * 1000000,
+						 sc->duration_ms * 1000000, csv);
 	query_accel(rl);
 	r = irqstorm_qmp_execute(rl->qmp, "cont", NULL, QMP_COMMAND_MS, error);
 	if (!r)
@@ -747,12 +748,29 @@ static IrqstormRunOutcome *outcome_new(const RunPaths *paths)
 /*
  * accel = auto is "KVM when it works, else TCG": QEMU falls back when KVM
  * fails to initialise, but a KVM that initialises and then runs nothing
- * (a nested one) only shows as a silent kernel. Then run again under TCG.
+ * (a nested one) only shows as a silent kernel, and one that cannot set
+ * up the vCPU kills QEMU before the guest prints anything (a nested KVM
+ * refusing an MSR). Why to run again under TCG, or NULL not to.
  */
+static const char *kvm_ran_nothing(const IrqstormRunOutcome *out, const RunPaths *paths)
+{
+	GStatBuf st;
+
+	if (out->guest_shutdown)
+		return NULL;
+	if (out->kernel_silent && out->kvm)
+		return "KVM started QEMU but the guest's kernel printed nothing";
+	if (out->accel_known || g_access("/dev/kvm", R_OK | W_OK) < 0 ||
+	    (g_stat(paths->console_path, &st) == 0 && st.st_size > 0))
+		return NULL;
+	return "QEMU died under KVM before the guest's kernel printed anything "
+	       "(qemu.log has why)";
+}
+
 static IrqstormRunOutcome *run_again_under_tcg(const IrqstormRunSettings *set,
 					       RunPaths *paths,
 					       IrqstormRunOutcome *first,
-					       GError **error)
+					       const char *why, GError **error)
 {
 	IrqstormScenario tcg = *set->scenario;
 	IrqstormRunSettings again = *set;
@@ -762,9 +780,8 @@ static IrqstormRunOutcome *run_again_under_tcg(const IrqstormRunSettings *set,
 
 	tcg.accel = IRQSTORM_ACCEL_TCG;
 	again.scenario = &tcg;
-	fprintf(stderr, "irqstorm: accel = auto: KVM started QEMU but the guest's "
-		"kernel printed nothing in %u s; running it again under TCG\n",
-		tcg.boot_timeout_s);
+	fprintf(stderr, "irqstorm: accel = auto: %s (boot_timeout %u s); running it "
+		"again under TCG\n", why, tcg.boot_timeout_s);
 	irqstorm_run_outcome_free(first);
 	g_unlink(paths->qmp_path);
 	if (set->csv && !(csv = open_csv(set, error)))
@@ -780,6 +797,7 @@ IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
 {
 	g_auto(RunPaths) paths = { 0 };
 	IrqstormRunOutcome *out;
+	const char *why;
 	FILE *csv = NULL;
 
 	if (!run_prepare(set, &paths, error) ||
@@ -789,8 +807,8 @@ IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error)
 		return NULL;
 	out = outcome_new(&paths);
 	run_session(set, &paths, csv, out);
-	if (out->kernel_silent && out->kvm &&
-	    set->scenario->accel == IRQSTORM_ACCEL_AUTO)
-		return run_again_under_tcg(set, &paths, out, error);
+	if (set->scenario->accel == IRQSTORM_ACCEL_AUTO &&
+	    (why = kvm_ran_nothing(out, &paths)))
+		return run_again_under_tcg(set, &paths, out, why, error);
 	return out;
 }

@@ -357,6 +357,45 @@ static void add_what_ran(JsonBuilder *b, const IrqstormRunSettings *set,
 	add_identity(b, "initramfs", set->initrd_dir, iid);
 }
 
+/* A part of the storm: its records and their worst values, by stage. */
+static void add_window_part(JsonBuilder *b, const char *name, const IrqstormWindow *w)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_begin_object(b);
+	irqstorm_json_add_int(b, "records", w->records);
+	json_builder_set_member_name(b, "cycles");
+	json_builder_begin_object(b);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		irqstorm_json_add_int(b, irqstorm_stage_name(st), w->cycles[st]);
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "max_ns");
+	json_builder_begin_object(b);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		if (w->max_ns[st])
+			irqstorm_json_add_int(b, irqstorm_stage_name(st), w->max_ns[st]);
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+}
+
+/* The measurement window of the stages, and what lies outside it. */
+static void add_window(JsonBuilder *b, const IrqstormResults *res)
+{
+	const IrqstormScenario *sc = res->set->scenario;
+	const IrqstormCollected *d = res->outcome->data;
+
+	if (!d)
+		return;
+	json_builder_set_member_name(b, "window");
+	json_builder_begin_object(b);
+	irqstorm_json_add_int(b, "from_ns", sc->warmup_ms * 1000000);
+	irqstorm_json_add_int(b, "to_ns", sc->duration_ms * 1000000);
+	add_window_part(b, "warmup", &d->warmup);
+	add_window_part(b, "tail", &d->tail);
+	irqstorm_json_add_int(b, "startup_ns", IRQSTORM_STARTUP_NS);
+	add_window_part(b, "startup", &d->startup);
+	json_builder_end_object(b);
+}
+
 /* How long it took: wall, CPU and virtual time, the guest's uptime. */
 static void add_times(JsonBuilder *b, const IrqstormResults *res)
 {
@@ -368,6 +407,7 @@ static void add_times(JsonBuilder *b, const IrqstormResults *res)
 	irqstorm_json_add_double(b, "virtual_seconds", d && d->last_raise_ns ?
 				 (d->last_raise_ns - d->first_raise_ns) / 1e9 : 0.0);
 	add_storm(b, res);
+	add_window(b, res);
 	irqstorm_json_add_string(b, "irq_mode",
 				 irqstorm_console_value(res->console, IRQSTORM_RESULT_KEY(irq_mode)));
 	irqstorm_json_add_double(b, "guest_uptime_seconds", uptime >= 0 ? uptime : NAN);

@@ -45,7 +45,9 @@ run() {
 		fail "$name: exit 3 without a livelock: $(jq -c .stalls "$s")" ;;
 	*) fail "$name: exit status $status" ;;
 	esac
-	jq -e '.stages.bh.cycles == .counts.device.handled and .stages.bh.cycles > 0 and
+	jq -e 'def all(st): .stages[st].cycles + .window.warmup.cycles[st] +
+			.window.tail.cycles[st];
+		all("bh") == .counts.device.handled and .stages.bh.cycles > 0 and
 		.stages.done.cycles == .stages.bh.cycles' "$s" >/dev/null ||
 		fail "$name: bh in $(jq .stages.bh.cycles "$s") of $(jq .counts.device.handled "$s") events"
 	# The vCPUs the handlers ran on (rtla-hist.txt's columns): both on an

@@ -136,7 +136,7 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	case $sys in
 	'{"accel":"auto","accel_used":"kvm","accel_fell_back":false}') ;;
 	'{"accel":"auto","accel_used":"tcg","accel_fell_back":true}')
-		grep -q 'printed nothing' "$work/auto.err" ||
+		grep -qE 'printed nothing|died under KVM before' "$work/auto.err" ||
 			fail "auto: fell back without saying so: $(cat "$work/auto.err")" ;;
 	*) fail "auto: sysinfo $sys" ;;
 	esac

@@ -145,8 +145,14 @@ static void test_windows(Fixture *f, gconstpointer data)
 	g_assert_cmpuint(fn->ns, ==, 1160);
 	g_assert_cmpstr(fn->context, ==, "IRQ thread");
 	line = irqstorm_explain_line(ev);
-	g_assert_cmpstr(line, ==, "#7 done +4.0 us: 50% irq_thread (IRQ thread), 29% helper, "
-			"12% [halted]");
+	/* The causes in words, in the order they ran, each its time; then the
+	 * functions. */
+	g_assert_cmpstr(line, ==, "#7 done +4.0 us: idle first: 0.5 us; then a device "
+			"interrupt: 0.3 us in hard interrupt; then the IRQ thread: 3.2 us; "
+			"1 context switch (functions: 50% irq_thread, 29% helper, 12% [halted])");
+	g_assert_cmpuint(ev->causes->len, ==, 3);
+	g_assert_cmpstr(g_array_index(ev->causes, IrqstormCause, 0).what, ==, "the IRQ thread");
+	g_assert_cmpuint(g_array_index(ev->causes, IrqstormCause, 0).ns, ==, 3200);
 }
 
 static void test_sequence(Fixture *f, gconstpointer data)
