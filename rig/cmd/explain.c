@@ -19,8 +19,10 @@
 #include "irqstorm/explain.h"
 #include "core/explain.h"
 #include "core/guest-build.h"
+#include "core/files.h"
 #include "core/json-build.h"
 #include "core/machine.h"
+#include "core/outdir.h"
 #include "core/records.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -300,7 +302,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
 	json = irqstorm_json_text(root);
-	return g_file_set_contents(json_path, json, -1, error);
+	return irqstorm_write_file(json_path, json, -1, error);
 }
 
 /*
@@ -337,10 +339,9 @@ static gboolean clear_outputs(const char *dir, GError **error)
 	return TRUE;
 }
 
-/* Rerun with the plugin into dir/rerun, check it, explain evs. */
-static int explain(const ExplainSource *src, GPtrArray *evs)
+/* Rerun with the plugin into dir/rerun, check it, explain evs into dir. */
+static int explain_into(const ExplainSource *src, GPtrArray *evs, const char *dir)
 {
-	g_autofree char *dir = g_build_filename(src->dir, "explain", NULL);
 	g_autofree char *rerun_dir = g_build_filename(dir, "rerun", NULL);
 	g_autofree char *windows = g_build_filename(dir, "windows.txt", NULL);
 	g_autofree char *trace = g_build_filename(dir, "trace.txt", NULL);
@@ -356,6 +357,29 @@ static int explain(const ExplainSource *src, GPtrArray *evs)
 	    !report(src, evs, dir, trace, held, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	return IRQSTORM_EXIT_PASSED;
+}
+
+/*
+ * Rerun with the plugin into dir/rerun, check it, explain evs. An earlier
+ * explain of the run (its explain.json) is replaced only by one that ends
+ * well: until then this one is written beside it (core/outdir.h).
+ */
+static int explain(const ExplainSource *src, GPtrArray *evs)
+{
+	g_autofree char *target = g_build_filename(src->dir, "explain", NULL);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormOutDir) od = irqstorm_outdir_open(target, "explain.json", TRUE, &err);
+	int code;
+
+	if (!od)
+		return irqstorm_cmd_fail("%s", err->message);
+	code = explain_into(src, evs, od->write);
+	if (code == IRQSTORM_EXIT_PASSED && !irqstorm_outdir_commit(od, TRUE, &err))
+		return irqstorm_cmd_fail("%s", err->message);
+	if (code != IRQSTORM_EXIT_PASSED && g_strcmp0(od->write, od->target))
+		fprintf(stderr, "irqstorm explain: the earlier explain in %s/ is as it was; "
+			"this one's files are in %s/\n", od->target, od->write);
+	return code;
 }
 
 /* --gdb: the event's record, then the replay stopped at its point. */

@@ -18,7 +18,8 @@
 #     not in records.csv, an unknown stage, --top 0, not a result
 #     directory) and runs that cannot be replayed (incomplete, not
 #     deterministic, made by other builds) are refused, naming why; a
-#     rerun that does not finish is reported as that, leaving no process.
+#     rerun that does not finish is reported as that, leaving no process
+#     and an earlier explain of the run as it was.
 #
 #   explain.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
@@ -132,8 +133,14 @@ echo "stopped" >"$out/incomplete/INCOMPLETE"
 refused "$out/incomplete" "incomplete run"
 # A rerun that does not finish (here its wall-clock bound cut to 5 s for a
 # minute of storm) is said to be that, not a perturbation; no QEMU is left.
+# An earlier explain there (hard's) stays as it was.
 copy cut
+cp -a "$out/hard/explain" "$out/cut/explain"
 sed -i -e 's/^duration = .*/duration = 60.000/' -e 's/^timeout = .*/timeout = 5/' "$out/cut/scenario.ini"
 refused "$out/cut" "the rerun did not complete"
 ! pgrep -f "$out/cut/" >/dev/null || fail "a process of the cut rerun is left: $(pgrep -af "$out/cut/")"
+cmp -s "$out/hard/explain/explain.json" "$out/cut/explain/explain.json" ||
+	fail "a failed explain changed the earlier explain.json"
+grep -q "the earlier explain in $out/cut/explain/ is as it was" "$out/msg" ||
+	fail "not said that the earlier explain stays: $(cat "$out/msg")"
 echo "explain: ok"
