@@ -81,6 +81,8 @@ apt_private_update() {
 	(
 		exec 7>"$APT_STATE/lock"
 		flock 7
+		# Another irqstorm script may have fetched them while this one waited.
+		[ "${1:-}" = force ] || [ ! -e "$APT_STATE/lists/.irqstorm-updated" ] || exit 0
 		apt_state_sources
 		run_progress "fetching Debian's package lists into irqstorm's apt state ($APT_STATE)" \
 			"$APT_STATE/update.log" none apt_private apt-get update -q ||
