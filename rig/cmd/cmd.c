@@ -335,6 +335,21 @@ IrqstormResults *irqstorm_cmd_run_results(const IrqstormRunSettings *set, int *c
 	return g_steal_pointer(&res);
 }
 
+/* The guest parts set lacks built (with builder, if given), then the run
+ * and its results; NULL after saying why, *code the exit status either way. */
+static IrqstormResults *build_and_run(const IrqstormRunSettings *set,
+				      const IrqstormGuestBuilder *builder, int *code)
+{
+	g_autoptr(GError) err = NULL;
+	IrqstormResults *res = NULL;
+
+	if (builder && !irqstorm_guest_ensure(builder, set, &err))
+		*code = irqstorm_cmd_fail("%s", err->message);
+	else if (!(res = irqstorm_cmd_run_results(set, code, &err)))
+		*code = irqstorm_cmd_fail("%s", err->message);
+	return res;
+}
+
 int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *builder,
 			  const char *target, gboolean replace)
 {
@@ -347,11 +362,9 @@ int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *
 	if (!od)
 		return irqstorm_cmd_fail("%s", err->message);
 	set->out_dir = od->write;
-	if (builder && !irqstorm_guest_ensure(builder, set, &err))
-		return irqstorm_cmd_fail("%s", err->message);
-	res = irqstorm_cmd_run_results(set, &code, &err);
+	res = build_and_run(set, builder, &code);
 	if (!res)
-		return irqstorm_cmd_fail("%s", err->message);
+		return code;
 	if (!irqstorm_outdir_commit(od, res->checks->complete, &err))
 		code = irqstorm_cmd_fail("%s", err->message);
 	set->out_dir = od->write;
@@ -367,16 +380,10 @@ int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *
 int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 				const IrqstormGuestBuilder *builder)
 {
-	g_autoptr(GError) err = NULL;
-	g_autoptr(IrqstormResults) res = NULL;
 	int code;
+	g_autoptr(IrqstormResults) res = build_and_run(set, builder, &code);
 
-	if (builder && !irqstorm_guest_ensure(builder, set, &err))
-		return irqstorm_cmd_fail("%s", err->message);
-	res = irqstorm_cmd_run_results(set, &code, &err);
-	if (!res)
-		return irqstorm_cmd_fail("%s", err->message);
-	if (!set->quiet)
+	if (res && !set->quiet)
 		irqstorm_results_print(res, stdout);
 	return code;
 }

@@ -8,11 +8,9 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
-#include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 
-#include "marker.h"
-#include "summary-keys.h"
+#include "summary.h"
 
 G_DEFINE_QUARK(irqstorm-outdir-error-quark, irqstorm_outdir_error)
 
@@ -20,21 +18,16 @@ gboolean irqstorm_outdir_holds_complete(const char *dir, const char *kind)
 {
 	g_autofree char *marker = g_build_filename(dir, IRQSTORM_MARKER_FILE, NULL);
 	g_autofree char *path = g_build_filename(dir, kind, NULL);
-	g_autoptr(JsonParser) p = NULL;
-	JsonNode *root;
+	g_autoptr(IrqstormSummary) s = NULL;
 
 	if (g_file_test(marker, G_FILE_TEST_EXISTS) ||
 	    !g_file_test(path, G_FILE_TEST_IS_REGULAR))
 		return FALSE;
 	if (g_strcmp0(kind, IRQSTORM_SUMMARY_FILE))
 		return TRUE;
-	p = json_parser_new();
-	if (!json_parser_load_from_file(p, path, NULL))
-		return FALSE;
-	root = json_parser_get_root(p);
-	return JSON_NODE_HOLDS_OBJECT(root) &&
-	       json_object_get_boolean_member_with_default(json_node_get_object(root),
-							   IRQSTORM_KEY_COMPLETE, FALSE);
+	/* A run's: complete as summary.c reads it (compare, plot, matrix). */
+	s = irqstorm_summary_load(dir, NULL);
+	return s && s->complete;
 }
 
 static int remove_entry(const char *path, const struct stat *st G_GNUC_UNUSED,
