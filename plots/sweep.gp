@@ -16,6 +16,11 @@
 #   title   plot title                         (default "irqstorm sweep")
 #   stages  the stages to draw, space-separated (default
 #           "hardirq thread bh done handler": the interrupt stages)
+#   interference  1: sweep.csv has <stage>_others (the interrupts other
+#           than the event's own that ran in the stage's window): offsets
+#           where none ran are drawn as the stage's curve, those where
+#           another interrupt ran as open circles of its colour
+#           (default 0: every offset on the curve)
 #
 # Columns are found by their header names: offset_ns and <stage>_ns; an
 # empty field (a stage the event lacks, such as thread under a hard-
@@ -28,6 +33,7 @@ if (format ne "png" && format ne "svg") exit error sprintf("format must be png o
 if (!exists("output")) output = "sweep." . format
 if (!exists("title")) title = "irqstorm sweep"
 if (!exists("stages")) stages = "hardirq thread bh done handler"
+if (!exists("interference")) interference = 0
 
 plots_dir = "./"
 do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plots_dir = ARG0[1:i] } }
@@ -76,9 +82,32 @@ if (words(drawn) == 0) {
 	set yrange [0:1]
 	plot NaN notitle
 } else {
-	plot for [i = 1:words(drawn)] input \
-		using (column("offset_ns") / 1e3):(column(word(drawn, i) . "_ns") / 1e3) \
-		with linespoints pointtype 7 pointsize 0.3 \
-		linecolor rgb stage_colour(word(drawn, i), i) title word(drawn, i)
+	if (interference) {
+		# A stage's latency where as many other interrupts as wanted ran
+		# (0: alone; 1: one or more), else no point.
+		others(stage, want) = (column(stage . "_others") > 0) == want ? \
+			column(stage . "_ns") / 1e3 : NaN
+		# The stages with an offset where another interrupt ran.
+		met = ""
+		do for [i = 1:words(drawn)] {
+			undefine STATS_records
+			stats input using (others(word(drawn, i), 1)) nooutput
+			if (exists("STATS_records") && STATS_records > 0) { met = met . word(drawn, i) . " " }
+		}
+		plot for [i = 1:words(drawn)] input \
+			using (column("offset_ns") / 1e3):(others(word(drawn, i), 0)) \
+			with linespoints pointtype 7 pointsize 0.3 \
+			linecolor rgb stage_colour(word(drawn, i), i) title word(drawn, i) . ", alone", \
+		     for [i = 1:words(met)] input \
+			using (column("offset_ns") / 1e3):(others(word(met, i), 1)) \
+			with points pointtype 6 pointsize 0.8 \
+			linecolor rgb stage_colour(word(met, i), i) \
+			title word(met, i) . ", another interrupt ran in it"
+	} else {
+		plot for [i = 1:words(drawn)] input \
+			using (column("offset_ns") / 1e3):(column(word(drawn, i) . "_ns") / 1e3) \
+			with linespoints pointtype 7 pointsize 0.3 \
+			linecolor rgb stage_colour(word(drawn, i), i) title word(drawn, i)
+	}
 }
 set output

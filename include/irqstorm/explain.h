@@ -15,6 +15,19 @@
  *                  last, written as QEMU exits, IRQSTORM_EXPLAIN_TRACE_END
  *                  followed by the number of blocks: a trace without it is
  *                  incomplete.
+ *
+ * The interrupts mode (irqstorm sweep): instead of windows=, entries=FILE,
+ *   rig -> plugin  the entries file: one hexadecimal address per line, the
+ *                  kernel's interrupt entry points (asm_common_interrupt,
+ *                  asm_sysvec_*: IRQSTORM_IRQ_ENTRY_DEVICE, _SYSVEC) and the
+ *                  function every interrupt leaves through
+ *                  (IRQSTORM_IRQ_EXIT);
+ *   plugin -> rig  the trace file: IRQSTORM_EXPLAIN_ENTRIES_HEADER, then one
+ *                  line "START_NS VADDR VCPU" (decimal, hex, decimal) each
+ *                  time a vCPU starts a block at one of those addresses, at
+ *                  any time, in the order the vCPUs ran them: each
+ *                  interrupt a vCPU took, from when to when; and last
+ *                  IRQSTORM_EXPLAIN_TRACE_END as above.
  */
 #ifndef IRQSTORM_EXPLAIN_H
 #define IRQSTORM_EXPLAIN_H
@@ -25,6 +38,7 @@
 /* X(ID, "name", "meaning"): each is name=VALUE on the -plugin option. */
 #define IRQSTORM_EXPLAIN_ARGS(X)					\
 	X(WINDOWS, "windows", "the windows file to read")		\
+	X(ENTRIES, "entries", "the entries file to read, instead of windows") \
 	X(OUT, "out", "the trace file to write")			\
 	X(SHIFT, "shift", "the icount shift: an instruction is 2^shift ns")
 
@@ -42,5 +56,17 @@ struct irqstorm_explain_arg_desc {
 
 #define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "
+#define IRQSTORM_EXPLAIN_ENTRIES_HEADER	"# irqstorm interrupts: start_ns vaddr vcpu"
+
+/*
+ * The kernel's interrupt entry points, by name: the common entry of every
+ * device interrupt's vector, and each system vector's own (the local APIC
+ * timer, IPIs, irq_work). Each is a translation block's start when, and
+ * only when, a vCPU takes such an interrupt.
+ */
+#define IRQSTORM_IRQ_ENTRY_DEVICE	"asm_common_interrupt"
+#define IRQSTORM_IRQ_ENTRY_SYSVEC	"asm_sysvec_"
+/* Called as every interrupt (and exception) handler ends. */
+#define IRQSTORM_IRQ_EXIT		"irqentry_exit"
 
 #endif /* IRQSTORM_EXPLAIN_H */

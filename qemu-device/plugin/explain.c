@@ -7,7 +7,10 @@
  * Loaded by `irqstorm explain` into a rerun of a deterministic (-icount)
  * run.  It writes one line per translation block that executed inside a
  * window; its arguments and the files it reads and writes are the protocol
- * of include/irqstorm/explain.h.  It changes nothing the guest can see;
+ * of include/irqstorm/explain.h.  With entries= instead of windows= it
+ * writes a line each time a vCPU takes an interrupt (irqstorm sweep's
+ * interference), instrumenting only the entry points' blocks.  It changes
+ * nothing the guest can see;
  * explain checks that on every use.  Everything else (symbols, halted
  * time, functions) is derived by the rig.
  *
@@ -26,6 +29,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define ARG_COUNT   IRQSTORM_EXPLAIN_ARG_COUNT
 #define ARG_WINDOWS IRQSTORM_EXPLAIN_ARG_WINDOWS
+#define ARG_ENTRIES IRQSTORM_EXPLAIN_ARG_ENTRIES
 #define ARG_OUT     IRQSTORM_EXPLAIN_ARG_OUT
 #define ARG_SHIFT   IRQSTORM_EXPLAIN_ARG_SHIFT
 
@@ -42,9 +46,13 @@ struct block {
     unsigned int insns;
 };
 
-/* The plugin's one state: the windows, a cursor into them, the output. */
+/*
+ * The plugin's one state: the windows, a cursor into them, the output;
+ * or, in the interrupts mode, the entry points.
+ */
 static struct {
     GArray *windows;
+    GHashTable *entries;
     guint next;
     FILE *out;
     int shift;
@@ -82,14 +90,33 @@ static void tb_exec(unsigned int vcpu, void *udata)
     ex.lines++;
 }
 
+/* At an interrupt entry's block: which vCPU took an interrupt, when. */
+static void entry_exec(unsigned int vcpu, void *udata)
+{
+    const struct block *b = udata;
+    int64_t end = qemu_plugin_icount_clock_ns();
+
+    if (end < 0) {
+        return;
+    }
+    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n",
+            end - ((int64_t)b->insns << ex.shift), b->vaddr, vcpu);
+    ex.lines++;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-    struct block *b = g_new(struct block, 1);
+    uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+    struct block *b;
 
-    b->vaddr = qemu_plugin_tb_vaddr(tb);
+    if (ex.entries && !g_hash_table_contains(ex.entries, &vaddr)) {
+        return;
+    }
+    b = g_new(struct block, 1);
+    b->vaddr = vaddr;
     b->insns = qemu_plugin_tb_n_insns(tb);
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-                                         b);
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, ex.entries ? entry_exec : tb_exec,
+                                         QEMU_PLUGIN_CB_NO_REGS, b);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
@@ -109,6 +136,23 @@ static int read_windows(const char *path)
     }
     while (fscanf(f, "%" SCNd64 " %" SCNd64, &w.start, &w.end) == 2) {
         g_array_append_val(ex.windows, w);
+    }
+    fclose(f);
+    return 0;
+}
+
+static int read_entries(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    uint64_t a;
+
+    if (!f) {
+        return -1;
+    }
+    ex.entries = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                       NULL);
+    while (fscanf(f, "%" SCNx64, &a) == 1) {
+        g_hash_table_add(ex.entries, g_memdup2(&a, sizeof(a)));
     }
     fclose(f);
     return 0;
@@ -147,15 +191,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         arg[a] = argv[i] + strlen(args[a].name) + 1;
     }
     ex.shift = arg[ARG_SHIFT] ? atoi(arg[ARG_SHIFT]) : -1;
-    if (!arg[ARG_WINDOWS] || !arg[ARG_OUT] || ex.shift < 0 || ex.shift > 10) {
-        fprintf(stderr, "irqstorm explain plugin: needs windows=, out= and "
-                "shift= (0..10)\n");
+    if (!arg[ARG_WINDOWS] == !arg[ARG_ENTRIES] || !arg[ARG_OUT] ||
+        ex.shift < 0 || ex.shift > 10) {
+        fprintf(stderr, "irqstorm explain plugin: needs windows= or entries= "
+                "(one of them), out= and shift= (0..10)\n");
         return -1;
     }
     ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
-    if (read_windows(arg[ARG_WINDOWS]) < 0) {
+    if (arg[ARG_WINDOWS] ? read_windows(arg[ARG_WINDOWS]) < 0 :
+        read_entries(arg[ARG_ENTRIES]) < 0) {
         fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",
-                arg[ARG_WINDOWS]);
+                arg[ARG_WINDOWS] ? arg[ARG_WINDOWS] : arg[ARG_ENTRIES]);
         return -1;
     }
     ex.out = fopen(arg[ARG_OUT], "w");
@@ -165,7 +211,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return -1;
     }
     setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
-    fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_HEADER "\n");
+    fprintf(ex.out, "%s\n", ex.entries ? IRQSTORM_EXPLAIN_ENTRIES_HEADER :
+            IRQSTORM_EXPLAIN_TRACE_HEADER);
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
     qemu_plugin_register_atexit_cb(id, at_exit, NULL);
     return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "irqstorm/explain.h"
 #include "core/json-build.h"
 #include "core/outdir.h"
 #include "core/report.h"
@@ -386,4 +387,22 @@ int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 	if (res && !set->quiet)
 		irqstorm_results_print(res, stdout);
 	return code;
+}
+
+GStrv irqstorm_cmd_plugin_args(const char *const *values)
+{
+	static const struct irqstorm_explain_arg_desc args[] = {
+		IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_DESC)
+	};
+	g_autofree char *so = g_build_filename(IRQSTORM_QEMU_DIR,
+					       IRQSTORM_EXPLAIN_PLUGIN, NULL);
+	GString *opt = g_string_new(so);
+	GStrv a = g_new0(char *, 3);
+
+	for (gsize i = 0; i < G_N_ELEMENTS(args); i++)
+		if (values[i])
+			g_string_append_printf(opt, ",%s=%s", args[i].name, values[i]);
+	a[0] = g_strdup("-plugin");
+	a[1] = g_string_free(opt, FALSE);
+	return a;
 }

@@ -144,6 +144,13 @@ void irqstorm_table_render_row(IrqstormTable *t, guint i, GString *out);
 
 G_END_DECLS
 
+/*
+ * QEMU's arguments loading the explain plugin of this build, values[A] the
+ * value of argument A of IRQSTORM_EXPLAIN_ARGS (include/irqstorm/explain.h),
+ * those NULL left out: "-plugin", "PATH,NAME=VALUE,...".
+ */
+GStrv irqstorm_cmd_plugin_args(const char *const *values);
+
 /* Where `run` and `matrix` build missing guest parts: this build's
  * directory, with the checkout's scripts (docs/building.md). */
 IrqstormGuestBuilder irqstorm_cmd_guest_builder(void);

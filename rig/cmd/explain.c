@@ -69,25 +69,14 @@ static const char explain_description[] =
 /* The plugin's arguments for QEMU (include/irqstorm/explain.h). */
 static GStrv plugin_args(const char *windows, const char *trace, int shift)
 {
-	g_autofree char *so = g_build_filename(IRQSTORM_QEMU_DIR,
-					       IRQSTORM_EXPLAIN_PLUGIN, NULL);
 	g_autofree char *shift_s = g_strdup_printf("%d", shift);
 	const char *values[IRQSTORM_EXPLAIN_ARG_COUNT] = {
 		[IRQSTORM_EXPLAIN_ARG_WINDOWS] = windows,
 		[IRQSTORM_EXPLAIN_ARG_OUT] = trace,
 		[IRQSTORM_EXPLAIN_ARG_SHIFT] = shift_s,
 	};
-	static const struct irqstorm_explain_arg_desc args[] = {
-		IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_DESC)
-	};
-	GString *opt = g_string_new(so);
-	GStrv a = g_new0(char *, 3);
 
-	for (gsize i = 0; i < G_N_ELEMENTS(args); i++)
-		g_string_append_printf(opt, ",%s=%s", args[i].name, values[i]);
-	a[0] = g_strdup("-plugin");
-	a[1] = g_string_free(opt, FALSE);
-	return a;
+	return irqstorm_cmd_plugin_args(values);
 }
 
 /* Every event's span for the plugin, in time order: "FROM TO" lines. */

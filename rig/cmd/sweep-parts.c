@@ -57,6 +57,8 @@ static GPtrArray *part_argv(const IrqstormSweepParts *p, const Part *part)
 	g_ptr_array_add(a, g_strdup_printf("--out=%s", part->dir));
 	g_ptr_array_add(a, g_strdup("--quiet"));
 	g_ptr_array_add(a, g_strdup("--no-random"));
+	if (p->no_interference)
+		g_ptr_array_add(a, g_strdup("--no-interference"));
 	if (p->duration)
 		g_ptr_array_add(a, g_strdup_printf("--duration=%s", p->duration));
 	for (gsize i = 0; p->sets && p->sets[i]; i++)

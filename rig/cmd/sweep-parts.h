@@ -16,6 +16,7 @@ typedef struct {
 	guint64 start, step, count;	/* the offsets: start + i * step, i < count */
 	guint parts;			/* at most count */
 	const char *out;		/* the parts go to out/part-K (from 1) */
+	gboolean no_interference;	/* --no-interference */
 } IrqstormSweepParts;
 
 /*

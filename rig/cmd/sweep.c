@@ -12,11 +12,14 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "irqstorm/explain.h"
 #include "irqstorm/guest.h"
 #include "config.h"
 #include "plot.h"
 #include "sweep-parts.h"
+#include "core/irqentry.h"
 #include "core/json-build.h"
+#include "core/machine.h"
 #include "core/marker.h"
 #include "core/outdir.h"
 #include "core/output.h"
@@ -44,6 +47,11 @@ static const char sweep_description[] =
 	"               sweep's span (channel seed as in the scenario): what\n"
 	"               random arrivals see, beside the sweep's worst case\n"
 	"  part-K/      with --jobs: each part's own sweep\n"
+	"  irq-trace.txt  unless --no-interference: every interrupt the vCPUs\n"
+	"               took, when (QEMU's explain plugin, outside the guest);\n"
+	"               sweep.csv's <stage>_others count those other than the\n"
+	"               event's own in each stage's window, and the worst case\n"
+	"               is given alone (no other interrupt) and with them\n"
 	"\n"
 	"--offset takes ns of virtual time, STEP by default one instruction\n"
 	"(2^shift ns); without it, the scenario's own [channelN]\n"
@@ -206,6 +214,46 @@ static IrqstormRunSettings sweep_settings(const IrqstormScenario *sc,
 /* A sweep's own file: written last, it says the sweep is complete. */
 #define SWEEP_JSON	"sweep.json"
 
+/* The interrupts a boot of a sweep records (the explain plugin's
+ * interrupts mode), in its directory: the entry points, and the trace. */
+#define SWEEP_ENTRIES	"irq-entries.txt"
+#define SWEEP_TRACE	"irq-trace.txt"
+
+/* The interrupt entry points of sc's kernel (built), from its System.map. */
+static GArray *entry_points(const IrqstormScenario *sc, GError **error)
+{
+	g_autofree char *name = irqstorm_machine_kernel_file(sc, "System.map");
+	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, name, NULL);
+
+	return irqstorm_irqentry_points(map, error);
+}
+
+/* QEMU's arguments recording the interrupts taken into out/SWEEP_TRACE,
+ * the entry points written to out/SWEEP_ENTRIES; NULL after saying why. */
+static GStrv interference_args(const IrqstormScenario *sc, const GArray *points,
+			       const char *out)
+{
+	g_autofree char *entries = g_build_filename(out, SWEEP_ENTRIES, NULL);
+	g_autofree char *trace = g_build_filename(out, SWEEP_TRACE, NULL);
+	g_autofree char *shift = g_strdup_printf("%d", sc->icount_shift);
+	g_autoptr(GError) err = NULL;
+	const char *values[IRQSTORM_EXPLAIN_ARG_COUNT] = {
+		[IRQSTORM_EXPLAIN_ARG_ENTRIES] = entries,
+		[IRQSTORM_EXPLAIN_ARG_OUT] = trace,
+		[IRQSTORM_EXPLAIN_ARG_SHIFT] = shift,
+	};
+
+	if (g_mkdir_with_parents(out, 0755) < 0) {
+		irqstorm_cmd_fail("cannot create %s: %s", out, g_strerror(errno));
+		return NULL;
+	}
+	if (!irqstorm_irqentry_write_points(points, entries, &err)) {
+		irqstorm_cmd_fail("%s", err->message);
+		return NULL;
+	}
+	return irqstorm_cmd_plugin_args(values);
+}
+
 /* The random twin's shortest storm, in s (see load_random). */
 #define RANDOM_MIN_S	0.1
 
@@ -320,6 +368,27 @@ static void run_random(const char *path, const char *const *sets,
 		twin->failed = g_strdup("its records.csv could not be read (above)");
 }
 
+/* A worst case's interference, and the worst alone (sweep.json). */
+static void add_interference(JsonBuilder *b, const GArray *points, IrqstormStage st,
+			     const IrqstormSweepWorst *w)
+{
+	IrqstormSweepWorst alone = irqstorm_sweep_worst_of(points, st, IRQSTORM_SWEEP_ALONE);
+	IrqstormSweepWorst with = irqstorm_sweep_worst_of(points, st,
+							  IRQSTORM_SWEEP_INTERFERED);
+
+	irqstorm_json_add_int(b, "others", w->others);
+	if (w->other)
+		irqstorm_json_add_string(b, "other", w->other);
+	irqstorm_json_add_int(b, "interfered_offsets", with.count);
+	if (!alone.any)
+		return;
+	json_builder_set_member_name(b, "alone");
+	json_builder_begin_object(b);
+	irqstorm_json_add_int(b, "offset_ns", alone.offset_ns);
+	irqstorm_json_add_int(b, "latency_ns", alone.latency_ns);
+	json_builder_end_object(b);
+}
+
 /* sweep.json: what was swept, and each stage's worst offset. */
 static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 				 const GArray *points, const RandomTwin *twin,
@@ -350,6 +419,8 @@ static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 		json_builder_begin_object(b);
 		irqstorm_json_add_int(b, "offset_ns", w.offset_ns);
 		irqstorm_json_add_int(b, "latency_ns", w.latency_ns);
+		if (irqstorm_sweep_interference_known(points))
+			add_interference(b, points, st, &w);
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
@@ -376,6 +447,26 @@ static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 	return irqstorm_write_json_file(path, root, error);
 }
 
+/* After a worst case: what ran in it, and the worst alone. */
+static void print_alone(const GArray *points, IrqstormStage st,
+			const IrqstormSweepWorst *w)
+{
+	IrqstormSweepWorst alone = irqstorm_sweep_worst_of(points, st, IRQSTORM_SWEEP_ALONE);
+	IrqstormSweepWorst with = irqstorm_sweep_worst_of(points, st,
+							  IRQSTORM_SWEEP_INTERFERED);
+
+	if (w->others)
+		printf(", %s ran in it%s", w->other, w->others > 1 ? " and more" : "");
+	if (!with.count)
+		printf("; no other interrupt in any offset's window");
+	else if (alone.any)
+		printf("; alone %.3f us, at offset %" G_GUINT64_FORMAT " ns (another "
+		       "interrupt in %u of %u windows)", alone.latency_ns / 1e3,
+		       alone.offset_ns, with.count, with.count + alone.count);
+	else
+		printf("; another interrupt in every offset's window");
+}
+
 /* Each stage's worst offset, a line each, beside what random arrivals saw. */
 static void print_worst(const IrqstormScenario *sc, const GArray *points,
 			const RandomTwin *twin)
@@ -393,6 +484,8 @@ static void print_worst(const IrqstormScenario *sc, const GArray *points,
 			continue;
 		printf("  %-8s worst %.3f us, at offset %" G_GUINT64_FORMAT " ns",
 		       irqstorm_stage_name(st), w.latency_ns / 1e3, w.offset_ns);
+		if (irqstorm_sweep_interference_known(points))
+			print_alone(points, st, &w);
 		if (twin->ran && !isnan(twin->max_ns[st]))
 			printf("; random arrivals' max %.3f us", twin->max_ns[st] / 1e3);
 		printf("\n");
@@ -440,6 +533,8 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 	say_twin_failed(out, &twin);
 	irqstorm_plot_param_path(e, "input", csv);
 	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
+	if (irqstorm_sweep_interference_known(points))
+		irqstorm_plot_param(e, "interference", "1");
 	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err))
 		return sweep_fail("%s", err->message);
 	return TRUE;
@@ -447,35 +542,51 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 
 /*
  * Add the triggered points of channel ch in dir/records.csv to points,
- * and their span to *span_ns; FALSE after saying why.
+ * with the interference dir/SWEEP_TRACE says unless entries is NULL, and
+ * their span to *span_ns; FALSE after saying why.
  */
-static gboolean gather(const char *dir, guint ch, GArray *points, guint64 *span_ns)
+static gboolean gather(const char *dir, guint ch, const GArray *entries,
+		       GArray *points, guint64 *span_ns)
 {
 	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autofree char *trace = g_build_filename(dir, SWEEP_TRACE, NULL);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GArray) p = irqstorm_sweep_read(records, ch, &err);
+	g_autoptr(GArray) taken = NULL;
 
 	if (!p)
 		return sweep_fail("%s", err->message);
+	if (entries) {
+		taken = irqstorm_irqentry_read(trace, entries, &err);
+		if (!taken)
+			return sweep_fail("%s", err->message);
+		irqstorm_sweep_interference(p, taken);
+	}
 	*span_ns += irqstorm_sweep_span(p);
 	g_array_append_vals(points, p->data, p->len);
 	return TRUE;
 }
 
-/* The sweep in one boot, into out; its exit status. */
+/* The sweep in one boot, into out, recording the interrupts taken unless
+ * entries is NULL; its exit status. */
 static int sweep_one(const char *path, const char *const *sets,
-		     const IrqstormScenario *sc, const char *out, gboolean quiet,
-		     gboolean no_random)
+		     const IrqstormScenario *sc, const GArray *entries, const char *out,
+		     gboolean quiet, gboolean no_random)
 {
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(IrqstormSweepPoint));
 	IrqstormRunSettings set = sweep_settings(sc, out, quiet);
+	g_auto(GStrv) plugin = entries ? interference_args(sc, entries, out) : NULL;
 	guint64 span = 0;
-	int code = irqstorm_cmd_run_and_report(&set, &builder);
+	int code;
 
+	if (entries && !plugin)
+		return IRQSTORM_EXIT_ERROR;
+	set.qemu_args = (const char *const *)plugin;
+	code = irqstorm_cmd_run_and_report(&set, &builder);
 	if (code == IRQSTORM_EXIT_ERROR)
 		return code;
-	if (!gather(out, sc->section_channel, points, &span) ||
+	if (!gather(out, sc->section_channel, entries, points, &span) ||
 	    !sweep_outputs(path, sets, sc, points, span, out, quiet, no_random))
 		return IRQSTORM_EXIT_ERROR;
 	return code;
@@ -487,8 +598,8 @@ static int sweep_one(const char *path, const char *const *sets,
  * marked incomplete until it is done.
  */
 static int sweep_in_parts(const char *path, char **sets, const char *duration,
-			  const IrqstormScenario *sc, const char *out, guint jobs,
-			  gboolean quiet, gboolean no_random)
+			  const IrqstormScenario *sc, const GArray *entries,
+			  const char *out, guint jobs, gboolean quiet, gboolean no_random)
 {
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(IrqstormSweepPoint));
@@ -499,6 +610,7 @@ static int sweep_in_parts(const char *path, char **sets, const char *duration,
 		.binary = self, .scenario = path, .sets = sets, .duration = duration,
 		.start = c->trigger_start_ns, .step = c->trigger_step_ns,
 		.count = irqstorm_scenario_offsets(c), .parts = jobs, .out = out,
+		.no_interference = !entries,
 	};
 	guint64 span = 0;
 	int code;
@@ -511,7 +623,7 @@ static int sweep_in_parts(const char *path, char **sets, const char *duration,
 		return irqstorm_cmd_fail("%s", err->message);
 	code = irqstorm_sweep_parts_run(&p, &dirs);
 	for (guint k = 0; code != IRQSTORM_EXIT_ERROR && dirs[k]; k++)
-		if (!gather(dirs[k], sc->section_channel, points, &span))
+		if (!gather(dirs[k], sc->section_channel, entries, points, &span))
 			code = IRQSTORM_EXIT_ERROR;
 	if (code == IRQSTORM_EXIT_ERROR) {
 		irqstorm_marker_set(out, "a part of the sweep failed: see its part-K.log "
@@ -547,7 +659,7 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *offset = NULL, *duration = NULL;
 	g_auto(GStrv) sets = NULL;
-	gboolean quiet = FALSE, no_random = FALSE, replace = FALSE;
+	gboolean quiet = FALSE, no_random = FALSE, replace = FALSE, no_interference = FALSE;
 	gint jobs = 1;
 	const GOptionEntry entries[] = {
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &offset,
@@ -569,6 +681,9 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 		  "side (default 1: one boot)", "N" },
 		{ "no-random", 0, 0, G_OPTION_ARG_NONE, &no_random,
 		  "No random twin: skip the second boot", NULL },
+		{ "no-interference", 0, 0, G_OPTION_ARG_NONE, &no_interference,
+		  "Do not record the interrupts taken (no plugin): no <stage>_others, "
+		  "no worst alone", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "No progress line and no summary", NULL },
 		{ NULL }
@@ -580,6 +695,7 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 	g_autoptr(IrqstormScenario) sc = NULL;
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	g_autoptr(IrqstormOutDir) od = NULL;
+	g_autoptr(GArray) points = NULL;
 	IrqstormRunSettings set;
 	guint64 count;
 	int code;
@@ -600,13 +716,15 @@ int irqstorm_cmd_sweep(int argc, char **argv)
 		return irqstorm_cmd_fail("%s", err->message);
 	count = irqstorm_scenario_offsets(&sc->ch[sc->section_channel]);
 	set = sweep_settings(sc, od->write, quiet);
-	if (jobs == 1 || count < 2)
-		code = sweep_one(argv[1], (const char *const *)sets, sc, od->write, quiet,
-				 no_random);
-	else if (!irqstorm_guest_ensure(&builder, &set, &err))	/* once, before the parts */
+	/* Built once, before the parts; the entry points from its System.map. */
+	if (!irqstorm_guest_ensure(&builder, &set, &err) ||
+	    (!no_interference && !(points = entry_points(sc, &err))))
 		return irqstorm_cmd_fail("%s", err->message);
+	if (jobs == 1 || count < 2)
+		code = sweep_one(argv[1], (const char *const *)sets, sc, points, od->write,
+				 quiet, no_random);
 	else
-		code = sweep_in_parts(argv[1], sets, duration, sc, od->write,
+		code = sweep_in_parts(argv[1], sets, duration, sc, points, od->write,
 				      MIN((guint64)jobs, count), quiet, no_random);
 	return sweep_commit(od, code);
 }

@@ -4,6 +4,7 @@
  * explain.h.
  */
 #include "explain.h"
+#include "irqentry.h"
 
 #include <string.h>
 
@@ -40,13 +41,6 @@ static const struct {
 #define CONTEXT_SWITCH "__switch_to"		/* runs on the next task's stack */
 #define CONTEXT_HARDIRQ "hard interrupt over "
 
-/* Functions that enter a hard interrupt, and the one that leaves it. */
-static gboolean is_irq_entry(const char *f)
-{
-	return !strcmp(f, "asm_common_interrupt") ||
-	       g_str_has_prefix(f, "asm_sysvec_");
-}
-#define IRQ_EXIT "irqentry_exit"
 
 void irqstorm_explain_event_free(IrqstormExplainEvent *ev)
 {
@@ -72,22 +66,34 @@ static void window_free(gpointer p)
 	g_free(w);
 }
 
-GArray *irqstorm_explain_read_trace(const char *path, GError **error)
+char **irqstorm_explain_trace_lines(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
-	g_autoptr(GArray) blocks = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
-	gboolean ended = FALSE;
 
 	if (!g_file_get_contents(path, &text, NULL, error))
 		return NULL;
 	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++)
+		if (g_str_has_prefix(lines[i], IRQSTORM_EXPLAIN_TRACE_END))
+			return g_steal_pointer(&lines);
+	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+		    "%s: the explain plugin's trace has no end line: QEMU did "
+		    "not exit normally", path);
+	return NULL;
+}
+
+GArray *irqstorm_explain_read_trace(const char *path, GError **error)
+{
+	g_auto(GStrv) lines = irqstorm_explain_trace_lines(path, error);
+	g_autoptr(GArray) blocks = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
+
+	if (!lines)
+		return NULL;
 	for (guint i = 0; lines[i]; i++) {
 		IrqstormBlock b;
 		char *end;
 
-		if (g_str_has_prefix(lines[i], IRQSTORM_EXPLAIN_TRACE_END))
-			ended = TRUE;
 		if (!*lines[i] || lines[i][0] == '#')
 			continue;
 		b.t_ns = g_ascii_strtoull(lines[i], &end, 10);
@@ -99,12 +105,6 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 			return NULL;
 		}
 		g_array_append_val(blocks, b);
-	}
-	if (!ended) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-			    "%s: the explain plugin's trace has no end line: QEMU did "
-			    "not exit normally", path);
-		return NULL;
 	}
 	return g_steal_pointer(&blocks);
 }
@@ -237,7 +237,7 @@ static void trace_contexts(GArray *spans)
 	for (guint i = 0; i < spans->len; i++) {
 		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
 
-		if (s->entered && is_irq_entry(s->function)) {
+		if (s->entered && irqstorm_irqentry_is_entry(s->function)) {
 			in_irq = TRUE;
 			vector = s->function;
 		}
@@ -247,7 +247,7 @@ static void trace_contexts(GArray *spans)
 			s->context = g_intern_string(c);
 			s->vector = vector;
 		}
-		if (s->entered && !strcmp(s->function, IRQ_EXIT))
+		if (s->entered && !strcmp(s->function, IRQSTORM_IRQ_EXIT))
 			in_irq = FALSE;
 	}
 }
@@ -363,28 +363,12 @@ static GArray *window_spans(const GArray *all, guint64 from, guint64 to)
 	return out;
 }
 
-/* A hard interrupt in the words a kernel developer uses, by its entry. */
-static const struct {
-	const char *entry;
-	const char *what;
-} vectors[] = {
-	{ "asm_sysvec_apic_timer_interrupt", "the timer interrupt" },
-	{ "asm_common_interrupt", "a device interrupt" },
-	{ "asm_sysvec_reschedule_ipi", "a reschedule IPI" },
-	{ "asm_sysvec_call_function", "a function-call IPI" },
-	{ "asm_sysvec_irq_work", "an irq_work interrupt" },
-};
-
 /* What a span's time went to (IrqstormCause.what): its hard interrupt's
  * kind, else its task's. */
 static const char *cause_of(const IrqstormSpan *s)
 {
-	if (s->vector) {
-		for (guint i = 0; i < G_N_ELEMENTS(vectors); i++)
-			if (g_str_has_prefix(s->vector, vectors[i].entry))
-				return vectors[i].what;
-		return "a hard interrupt";
-	}
+	if (s->vector)
+		return irqstorm_irqentry_what(s->vector);
 	static const struct {
 		const char *context;
 		const char *what;
@@ -452,7 +436,7 @@ void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 		for (guint j = 0; j < w->spans->len; j++) {
 			const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, j);
 
-			w->interrupts += s->entered && is_irq_entry(s->function);
+			w->interrupts += s->entered && irqstorm_irqentry_is_entry(s->function);
 			w->switches += s->entered && !strcmp(s->function, CONTEXT_SWITCH);
 		}
 		g_array_append_vals(stage, w->spans->data, w->spans->len);

@@ -30,6 +30,13 @@ typedef struct {
 } IrqstormBlock;
 
 /*
+ * The lines of a trace the plugin wrote, in either mode, checked complete:
+ * the plugin writes its end line (IRQSTORM_EXPLAIN_TRACE_END) as QEMU
+ * exits; an error without it.
+ */
+char **irqstorm_explain_trace_lines(const char *path, GError **error);
+
+/*
  * The plugin's trace (lines "T_NS VADDR INSNS"), checked complete: the
  * plugin writes its last line as QEMU exits.
  */

@@ -5,6 +5,7 @@
 #include "sweep.h"
 
 #include "files.h"
+#include "irqentry.h"
 #include "records.h"
 
 static IrqstormSweepPoint sweep_point(const struct irqstorm_record *r)
@@ -13,9 +14,16 @@ static IrqstormSweepPoint sweep_point(const struct irqstorm_record *r)
 		.offset_ns = r->offset, .seq = r->seq, .raise_ns = r->t_raise,
 	};
 
-	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
-		if (!irqstorm_stage_value(r, st, &p.stage_ns[st]))
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+		guint64 to;
+
+		p.others[st] = IRQSTORM_SWEEP_UNKNOWN;
+		p.cpu[st] = irqstorm_stage_cpu(r, st);
+		if (irqstorm_stage_span(r, st, &p.from_ns[st], &to))
+			p.stage_ns[st] = to - p.from_ns[st];
+		else
 			p.stage_ns[st] = IRQSTORM_SWEEP_NONE;
+	}
 	return p;
 }
 
@@ -77,19 +85,74 @@ guint64 irqstorm_sweep_span(const GArray *points)
 	return points->len < 2 ? 0 : last - first;
 }
 
-IrqstormSweepWorst irqstorm_sweep_worst(const GArray *points, IrqstormStage st)
+/* Is p among which for stage st? */
+static gboolean sweep_which(const IrqstormSweepPoint *p, IrqstormStage st,
+			    IrqstormSweepWhich which)
+{
+	if (which == IRQSTORM_SWEEP_ALL)
+		return TRUE;
+	if (p->others[st] == IRQSTORM_SWEEP_UNKNOWN)
+		return FALSE;
+	return (p->others[st] > 0) == (which == IRQSTORM_SWEEP_INTERFERED);
+}
+
+IrqstormSweepWorst irqstorm_sweep_worst_of(const GArray *points, IrqstormStage st,
+					   IrqstormSweepWhich which)
 {
 	IrqstormSweepWorst w = { 0 };
+	guint count = 0;
 
 	for (guint i = 0; i < points->len; i++) {
 		const IrqstormSweepPoint *p = &g_array_index(points, IrqstormSweepPoint, i);
 		guint64 ns = p->stage_ns[st];
 
-		if (ns == IRQSTORM_SWEEP_NONE || (w.any && ns <= w.latency_ns))
+		if (ns == IRQSTORM_SWEEP_NONE || !sweep_which(p, st, which))
 			continue;
-		w = (IrqstormSweepWorst) { TRUE, p->offset_ns, ns };
+		count++;
+		if (w.any && ns <= w.latency_ns)
+			continue;
+		w = (IrqstormSweepWorst) { TRUE, p->offset_ns, ns, p->others[st],
+					   p->other[st], 0 };
 	}
+	w.count = count;
 	return w;
+}
+
+IrqstormSweepWorst irqstorm_sweep_worst(const GArray *points, IrqstormStage st)
+{
+	return irqstorm_sweep_worst_of(points, st, IRQSTORM_SWEEP_ALL);
+}
+
+gboolean irqstorm_sweep_interference_known(const GArray *points)
+{
+	for (guint i = 0; i < points->len; i++)
+		for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+			const IrqstormSweepPoint *p =
+				&g_array_index(points, IrqstormSweepPoint, i);
+
+			if (p->stage_ns[st] != IRQSTORM_SWEEP_NONE &&
+			    p->others[st] == IRQSTORM_SWEEP_UNKNOWN)
+				return FALSE;
+		}
+	return points->len > 0;
+}
+
+void irqstorm_sweep_interference(GArray *points, const GArray *taken)
+{
+	for (guint i = 0; i < points->len; i++) {
+		IrqstormSweepPoint *p = &g_array_index(points, IrqstormSweepPoint, i);
+
+		for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++) {
+			guint64 from = p->from_ns[st];
+
+			if (p->stage_ns[st] == IRQSTORM_SWEEP_NONE)
+				continue;
+			p->others[st] = irqstorm_irqentry_others(
+				taken, from, from + p->stage_ns[st],
+				p->cpu[st] == IRQSTORM_CPU_NONE ? G_MAXUINT : p->cpu[st],
+				p->raise_ns, p->raise_ns - p->offset_ns, &p->other[st]);
+		}
+	}
 }
 
 gboolean irqstorm_sweep_write_csv(const char *path, const GArray *points,
@@ -99,6 +162,8 @@ gboolean irqstorm_sweep_write_csv(const char *path, const GArray *points,
 
 	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
 		g_string_append_printf(s, ",%s_ns", irqstorm_stage_name(st));
+	for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
+		g_string_append_printf(s, ",%s_others", irqstorm_stage_name(st));
 	g_string_append_c(s, '\n');
 	for (guint i = 0; i < points->len; i++) {
 		const IrqstormSweepPoint *p = &g_array_index(points, IrqstormSweepPoint, i);
@@ -110,6 +175,12 @@ gboolean irqstorm_sweep_write_csv(const char *path, const GArray *points,
 				g_string_append_c(s, ',');
 			else
 				g_string_append_printf(s, ",%" G_GUINT64_FORMAT, p->stage_ns[st]);
+		for (int st = 0; st < IRQSTORM_STAGE_IRQ_COUNT; st++)
+			if (p->stage_ns[st] == IRQSTORM_SWEEP_NONE ||
+			    p->others[st] == IRQSTORM_SWEEP_UNKNOWN)
+				g_string_append_c(s, ',');
+			else
+				g_string_append_printf(s, ",%u", p->others[st]);
 		g_string_append_c(s, '\n');
 	}
 	return irqstorm_write_file(path, s->str, s->len, error);

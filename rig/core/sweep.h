@@ -15,20 +15,39 @@
 G_BEGIN_DECLS
 
 #define IRQSTORM_SWEEP_NONE G_MAXUINT64	/* a stage the record lacks */
+#define IRQSTORM_SWEEP_UNKNOWN G_MAXUINT	/* interference not looked at */
 
-/* One offset: its event and the interrupt stages' latencies, ns. */
+/*
+ * One offset: its event, the interrupt stages' latencies, ns, and for
+ * each stage whether other interrupts ran in its window (on the vCPU that
+ * ended it): how many, and the first's kind.
+ */
 typedef struct {
 	guint64 offset_ns;
 	guint64 seq;
 	guint64 raise_ns;		/* when it was raised, virtual time */
 	guint64 stage_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* or IRQSTORM_SWEEP_NONE */
+	guint64 from_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* the window's start */
+	guint cpu[IRQSTORM_STAGE_IRQ_COUNT];		/* the vCPU ending it */
+	guint others[IRQSTORM_STAGE_IRQ_COUNT];		/* or IRQSTORM_SWEEP_UNKNOWN */
+	const char *other[IRQSTORM_STAGE_IRQ_COUNT];	/* static, or NULL */
 } IrqstormSweepPoint;
+
+/* Which offsets a worst case is taken over. */
+typedef enum {
+	IRQSTORM_SWEEP_ALL,
+	IRQSTORM_SWEEP_ALONE,		/* no other interrupt in the window */
+	IRQSTORM_SWEEP_INTERFERED,	/* another interrupt in it */
+} IrqstormSweepWhich;
 
 /* A stage's worst offset: the first offset where its latency is largest. */
 typedef struct {
 	gboolean any;		/* some offset has the stage */
 	guint64 offset_ns;
 	guint64 latency_ns;
+	guint others;		/* other interrupts in that window */
+	const char *other;	/* the first's kind, or NULL */
+	guint count;		/* offsets taken over (with the stage) */
 } IrqstormSweepWorst;
 
 /*
@@ -54,10 +73,27 @@ guint64 irqstorm_sweep_span(const GArray *points);
 /* Stage st's worst offset among points (of IrqstormSweepPoint). */
 IrqstormSweepWorst irqstorm_sweep_worst(const GArray *points, IrqstormStage st);
 
+/* The same among the points which (ALONE, INTERFERED: only where known). */
+IrqstormSweepWorst irqstorm_sweep_worst_of(const GArray *points, IrqstormStage st,
+					   IrqstormSweepWhich which);
+
+/* Is interference known for the points (all of them)? */
+gboolean irqstorm_sweep_interference_known(const GArray *points);
+
 /*
- * sweep.csv: "offset_ns,seq,<stage>_ns..." (every interrupt stage, in the
- * table's order), a line per point, a missing stage an empty field;
- * written atomically.
+ * Fill in each point's others and other from the interrupts the vCPUs
+ * took (of IrqstormIrqEntry, by time: irqentry.h), the event's own
+ * interrupt not counted, nor the section's when it is an interrupt's
+ * handler (one running when the trigger was written, offset_ns before
+ * the raise).
+ */
+void irqstorm_sweep_interference(GArray *points, const GArray *taken);
+
+/*
+ * sweep.csv: "offset_ns,seq,<stage>_ns...,<stage>_others..." (every
+ * interrupt stage, in the table's order), a line per point, a missing
+ * stage an empty field, as is <stage>_others where not known; written
+ * atomically.
  */
 gboolean irqstorm_sweep_write_csv(const char *path, const GArray *points,
 				  GError **error);

@@ -9,12 +9,19 @@
 #     of L - o (the others found another interrupt held back by the same
 #     section, handled first), and the worst of those is within the
 #     section's first microsecond;
+#   - interference: the plugin saw the interrupts taken; at every offset
+#     where no other interrupt ran in the window, the latency is exactly
+#     what the section leaves (L - o plus one constant, to 16 ns), and
+#     every offset above that by more than 1 us had another interrupt in
+#     its window; sweep.json's worst alone is the section's own;
 #   - its random twin (the same sections untriggered under a Poisson
 #     storm) ran, and sweep.json says what it saw;
 #   - a short sweep (126 offsets, 40 ns apart, of the shipped 50 us
 #     section): its twin runs for long enough to complete, and the sweep
 #     writes sweep.csv, sweep.json and sweep.png;
-#   - the same sweep again gives the same sweep.csv, byte for byte;
+#   - the same sweep again without the plugin (--no-interference) gives
+#     the same records.csv, byte for byte (zero perturbation), and the
+#     same latencies in sweep.csv, with its <stage>_others empty;
 #   - --jobs 2: every offset exactly once; each part is a sweep of its
 #     own offsets, the same as one boot of just those gives, and the
 #     merged sweep.csv has its rows;
@@ -61,10 +68,38 @@ jq -e '.random.interrupts > 1000 and .random.max_ns.hardirq > 0' "$j" >/dev/null
 [ -f "$out/a/random/summary.json" ] || fail "no random/summary.json"
 echo "irqs_off $L us: $(jq -c '{worst: .worst.hardirq, random}' "$j")"
 
-"$irqstorm" sweep "$scenario" --out "$out/b" --quiet --no-random --set "guest.section_us=$L" \
-	--offset "0:$((L * 1000)):8" || fail "the second sweep failed"
-cmp "$out/a/sweep.csv" "$out/b/sweep.csv" || fail "a rerun gave another sweep.csv"
+# Interference (hardirq_others, column 8): alone, latency + offset is one
+# constant; every spike had another interrupt in it.
+[ "$(head -1 "$out/a/sweep.csv" | cut -d, -f8)" = hardirq_others ] ||
+	fail "sweep.csv has no hardirq_others: $(head -1 "$out/a/sweep.csv")"
+awk -F, 'NR > 1 {
+	if ($8 == "") { print "offset " $1 ": no hardirq_others"; bad = 1; next }
+	v = $3 + $1
+	if ($8 == 0) { if (!n0++ || v < lo) lo = v; if (v > hi) hi = v }
+	else { n1++ }
+	all[NR] = v; oth[NR] = $8; off[NR] = $1
+} END {
+	if (!n0 || !n1) { print n0 + 0 " offsets alone, " n1 + 0 " with another interrupt"; bad = 1 }
+	if (hi - lo > 16) { print "alone, latency + offset spans " lo " to " hi " ns"; bad = 1 }
+	for (i in all) if (all[i] > hi + 1000 && oth[i] == 0) {
+		print "offset " off[i] ": a spike with no other interrupt"; bad = 1
+	}
+	exit bad
+}' "$out/a/sweep.csv" || fail "interference does not explain the spikes (above)"
+jq -e '.worst.hardirq.alone.offset_ns == 0 and .worst.hardirq.interfered_offsets > 0' "$j" \
+	>/dev/null || fail "sweep.json's worst alone: $(jq -c .worst.hardirq "$j")"
+[ -s "$out/a/irq-trace.txt" ] || fail "no irq-trace.txt"
+
+"$irqstorm" sweep "$scenario" --out "$out/b" --quiet --no-random --no-interference \
+	--set "guest.section_us=$L" --offset "0:$((L * 1000)):8" || fail "the second sweep failed"
+cmp "$out/a/records.csv" "$out/b/records.csv" ||
+	fail "recording the interrupts changed the run: records.csv differs from --no-interference's"
+cmp <(cut -d, -f1-7 "$out/a/sweep.csv") <(cut -d, -f1-7 "$out/b/sweep.csv") ||
+	fail "a rerun gave another sweep.csv"
+! cut -d, -f8- "$out/b/sweep.csv" | tail -n +2 | grep -q '[0-9]' ||
+	fail "--no-interference: sweep.csv has <stage>_others"
 [ ! -e "$out/b/random" ] || fail "--no-random ran the random twin"
+[ ! -e "$out/b/irq-trace.txt" ] || fail "--no-interference recorded the interrupts"
 
 "$irqstorm" sweep "$scenario" --out "$out/j" --quiet --no-random --jobs 2 \
 	--set "guest.section_us=$L" --offset "0:$((L * 1000)):8" >/dev/null ||
