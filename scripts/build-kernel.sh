@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build a guest kernel flavour and the irqstorm driver from Debian's
-# linux-source-6.12 (or 6.1), or from a kernel tree of the user's, outside
+# linux-source-6.12 (or 6.1 or 7.3), or from a kernel tree of the user's, outside
 # the repository and never inside the user's tree.
 #
 #   scripts/build-kernel.sh KERNEL OUTDIR [TREE]
@@ -10,8 +10,10 @@
 # irqstorm_scenario_kernel_name() makes it (docs/kernels.md):
 #   rt | dyn                 linux-source-6.12 with kernel-series/ applied
 #   dyn-6.1                  linux-source-6.1 as Debian ships it
+#   rt-7.3 | dyn-7.3         linux-source-7.3 with kernel-series/ (its
+#                            series-7.3: the patches ported) applied
 #   FLAVOUR-patches-none     linux-source-6.12 without kernel-series/
-#   FLAVOUR-tree-KEY         TREE (Linux 6.1 to 6.12) as it is, O= build
+#   FLAVOUR-tree-KEY         TREE (Linux 6.1 or later) as it is, O= build
 #   FLAVOUR-tree-KEY-patches-ours   a copy of TREE with kernel-series/
 #
 # $IRQSTORM_CACHE/linux/src-<key>: an unpacked Debian tree (with the series
@@ -31,7 +33,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/debian.sh"
 
-USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, FLAVOUR-tree-KEY...)"
+USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, FLAVOUR-tree-KEY...)"
 KERNEL=${1:?$USAGE}
 OUT=${2:?$USAGE}
 TREE=${3:-}
@@ -48,6 +50,7 @@ case $name in
 	[ "$patches_choice" != none ] || die "$KERNEL: a tree's default is patches = none already"
 	;;
 *-6.1) FLAVOUR=${name%-6.1} pkg=linux-source-6.1 ;;
+*-7.3) FLAVOUR=${name%-7.3} pkg=linux-source-7.3 ;;
 *) FLAVOUR=$name pkg=linux-source-6.12 ;;
 esac
 [ -z "$TREE" ] || [ "$pkg" = tree ] || die "$KERNEL is built from $pkg: no tree is given for it"
@@ -69,20 +72,29 @@ mkdir -p "$IRQSTORM_CACHE/linux"
 exec 9>"$IRQSTORM_CACHE/linux/lock"
 flock 9
 
-# The series, when this kernel has it: ours on 6.12 by default, on a tree
-# when asked, never on 6.1.
+# The series, when this kernel has it: ours on 6.12 and 7.3 by default, on
+# a tree when asked, never on 6.1. kernel-series/series is made for 6.12,
+# series-7.3 (patches-7.3/) is the same patches ported to 7.3: a kernel of
+# major version 7 or later gets that one.
 patches=()
 series=none
-if { [ "$pkg" = linux-source-6.12 ] && [ "$patches_choice" != none ]; } ||
-	[ "$patches_choice" = ours ]; then
-	read_series "$KS/series" "$KS/patches"
+use_series() {	# MAJOR
+	local suffix=
+	[ "$1" -lt 7 ] || suffix=-7.3
+	series=$KS/series$suffix
+	read_series "$series" "$KS/patches$suffix"
 	patches=("${SERIES_PATCHES[@]}")
-	series=$KS/series
-fi
+}
+case $pkg in
+linux-source-6.12) [ "$patches_choice" = none ] || use_series 6 ;;
+linux-source-7.3) [ "$patches_choice" = none ] || use_series 7 ;;
+*) [ "$patches_choice" != ours ] || [ "$pkg" = tree ] || use_series 6 ;;
+esac
 
 if [ "$pkg" = tree ]; then
 	. "$IRQSTORM_TOP/scripts/kernel-tree.sh"
 	tree_check "$TREE" "$FLAVOUR"
+	[ "$patches_choice" != ours ] || use_series "${TREE_VERSION%%.*}"
 	TREE=$(cd "$TREE" && pwd -P)
 	tree_identity "$TREE"	# TREE_ID and what tree_identity_lines prints
 	src=$TREE
@@ -185,6 +197,22 @@ if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvstamp" ]; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
+# The dynamic preemption modes its preempt= takes, read from its own
+# sched_dynamic_mode() under its configuration (none without
+# PREEMPT_DYNAMIC: preempt= is then not a parameter at all). Linux 7.x on
+# x86 takes full and lazy only: none and voluntary are gone. The rig
+# refuses a scenario that asks for another mode before booting.
+preempt_modes() {
+	local defs
+	grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config" || return 0
+	defs=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/-D\1=1/p' "$obj/.config")
+	# shellcheck disable=SC2086 # one -D per word
+	sed -n '/^int sched_dynamic_mode(const char \*str)$/,/^}$/p' "$src/kernel/sched/core.c" |
+		cpp -P $defs - 2>/dev/null | sed -n 's/.*strcmp(str, "\([a-z]*\)").*/\1/p' | paste -sd,
+}
+modes=$(preempt_modes)
+grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config" && [ -z "$modes" ] &&
+	die "cannot read the preemption modes of $src/kernel/sched/core.c (sched_dynamic_mode())"
 # The system's compiler and linker made it: recorded and compared with the
 # pins (when this identity is written, which is when the kernel was built
 # or the driver refreshed).
@@ -196,9 +224,9 @@ debian_check gcc-12 binutils
 		printf 'kernel-debian-source=%s\n' "$srcdesc"
 	fi
 	debian_identity_lines
-	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\n' \
+	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\n' \
 		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
-		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)"
+		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" "$modes"
 } >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"

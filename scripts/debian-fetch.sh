@@ -10,6 +10,6 @@ set -euo pipefail
 . "$(dirname "$0")/debian.sh"
 
 pkg=${1:?usage: debian-fetch.sh PACKAGE}
-[ "$(pin_field "$pkg" 1)" = fetched ] || die "$pkg is not a fetched input of $PINS_FILE"
+[ "$(pin_how "$pkg")" = fetched ] || die "$pkg is not a fetched input of $PINS_FILE"
 debian_unpack "$pkg"
 printf '%s\n' "$DEB_DIR"

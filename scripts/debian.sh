@@ -21,7 +21,7 @@ DEB_DIFFER=
 DEB_LISTS_FRESH=
 
 # pin_field PACKAGE N: field N of PACKAGE's line in debian-pins (1 how,
-# 3 version); dies if the package is not pinned.
+# with its @SUITE if any, 3 version); dies if the package is not pinned.
 pin_field() {
 	local v
 	v=$(awk -v p="$1" -v n="$2" '!/^#/ && $2 == p { print $n; exit }' "$PINS_FILE")
@@ -29,11 +29,40 @@ pin_field() {
 	printf '%s\n' "$v"
 }
 
+# pin_how PACKAGE: fetched, source or checked.
+pin_how() {
+	local how
+	how=$(pin_field "$1" 1)
+	printf '%s\n' "${how%@*}"
+}
+
+# pin_state PACKAGE: the private apt state it comes through: the one of
+# the system's own release, or for a package pinned from another suite
+# (how@SUITE, e.g. fetched@trixie-backports) that suite's own.
+pin_state() {
+	local how
+	how=$(pin_field "$1" 1)
+	case $how in
+	*@*) printf '%s\n' "$IRQSTORM_CACHE/apt-${how#*@}" ;;
+	*) printf '%s\n' "$IRQSTORM_CACHE/apt" ;;
+	esac
+}
+
+# pin_states: every private apt state the pins use, one per line.
+pin_states() {
+	local pkg
+	for pkg in $(awk '!/^#/ && NF >= 3 && $1 != "checked" { print $2 }' "$PINS_FILE"); do
+		pin_state "$pkg"
+	done | sort -u
+}
+
 # The private state's sources: $IRQSTORM_APT_SOURCES (a deb822 .sources
 # file: the tests give a local repository) or the system's stanzas for its
-# own Debian release, as deb and deb-src. Rewritten only when they change.
+# own Debian release, as deb and deb-src; for another suite's state
+# (apt-SUITE), the system's Debian archive (not its security archive) with
+# that suite alone. Rewritten only when they change.
 apt_state_sources() {
-	local out=$APT_STATE/sources.d/irqstorm.sources codename
+	local out=$APT_STATE/sources.d/irqstorm.sources codename suite=
 	mkdir -p "$APT_STATE/sources.d" "$APT_STATE/lists/partial" "$APT_STATE/cache" \
 		"$APT_STATE/archives/partial"
 	if [ -n "${IRQSTORM_APT_SOURCES:-}" ]; then
@@ -41,15 +70,30 @@ apt_state_sources() {
 		rm -f "${out%.sources}.list"
 		return
 	fi
+	case ${APT_STATE##*/} in apt-*) suite=${APT_STATE##*/apt-} ;; esac
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || die "cannot tell this system's Debian release (/etc/os-release has no VERSION_CODENAME)"
-	# deb822 stanzas whose Suites name this release, as deb and deb-src.
+	# deb822 stanzas whose Suites name this release, as deb and deb-src;
+	# for a suite, the first of the main archive, with Suites: that suite.
 	cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk -v c="$codename" 'BEGIN { RS = ""; ORS = "\n\n" }
-			$0 ~ "Suites:[^\n]*" c { sub(/Types:[^\n]*/, "Types: deb deb-src"); print }' >"$out.tmp"
+		awk -v c="$codename" -v s="$suite" 'BEGIN { RS = ""; ORS = "\n\n" }
+			$0 ~ "Suites:[^\n]*" c {
+				sub(/Types:[^\n]*/, "Types: deb deb-src")
+				if (s == "") { print; next }
+				if ($0 ~ /URIs:[^\n]*security/ || done) next
+				sub(/Suites:[^\n]*/, "Suites: " s); print; done = 1
+			}' >"$out.tmp"
 	# One-line entries ("deb [opts] URI SUITE COMPONENTS...") for it.
-	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		sed -n "s/^deb \\(.* $codename[-a-z]* .*\\)/deb \\1\\ndeb-src \\1/p" >"${out%.sources}.list.tmp"
+	if [ -z "$suite" ]; then
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed -n "s/^deb \\(.* $codename[-a-z]* .*\\)/deb \\1\\ndeb-src \\1/p" >"${out%.sources}.list.tmp"
+	elif [ ! -s "$out.tmp" ]; then
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			grep -v security | sed -n "s/^deb \\(.*\\) $codename \\(.*\\)/deb \\1 $suite \\2/p" |
+			head -1 >"${out%.sources}.list.tmp"
+	else
+		: >"${out%.sources}.list.tmp"
+	fi
 	[ -s "$out.tmp" ] || [ -s "${out%.sources}.list.tmp" ] ||
 		die "no apt source for Debian $codename in /etc/apt (irqstorm's private apt state copies the system's Debian archive)"
 	local f
@@ -72,11 +116,12 @@ apt_private() {
 		-o Dir::Cache::archives="$APT_STATE/archives" -o APT::Sandbox::User=root "$@"
 }
 
-# apt_private_update [force]: the private lists, fetched when there are
-# none (or forced), once per script. Serialised by irqstorm's own lock.
+# apt_private_update [force]: the private lists (of $APT_STATE), fetched
+# when there are none (or forced), once per script and state. Serialised
+# by irqstorm's own lock.
 apt_private_update() {
 	[ "${1:-}" = force ] || [ ! -e "$APT_STATE/lists/.irqstorm-updated" ] || return 0
-	[ -z "$DEB_LISTS_FRESH" ] || return 0
+	case " $DEB_LISTS_FRESH " in *" $APT_STATE "*) return 0 ;; esac
 	mkdir -p "$APT_STATE"
 	(
 		exec 7>"$APT_STATE/lock"
@@ -89,14 +134,15 @@ apt_private_update() {
 			{ tail -n 20 "$APT_STATE/update.log" >&2; die "apt-get update of irqstorm's apt state failed; see $APT_STATE/update.log"; }
 		touch "$APT_STATE/lists/.irqstorm-updated"
 	) || exit 1
-	DEB_LISTS_FRESH=1
+	DEB_LISTS_FRESH+=" $APT_STATE"
 }
 
 # debian_versions PACKAGE HOW: the versions the private lists offer of a
 # binary (fetched) or source package, one per line.
 debian_versions() {
-	local kind=Packages
-	[ "$2" != source ] || kind=Sources
+	local kind=Packages APT_STATE
+	APT_STATE=$(pin_state "$1")
+	[ "${2%@*}" != source ] || kind=Sources
 	apt_private apt-cache madison "$1" 2>/dev/null |
 		awk -F'|' -v k="$kind" '$3 ~ k { gsub(/ /, "", $2); print $2 }' | sort -u
 }
@@ -117,8 +163,9 @@ debian_newest() {
 # has (IRQSTORM_PINS=strict: an error instead); the difference is recorded
 # for the identity.
 debian_resolve() {
-	local pkg=$1 have=${2:-} how pinned avail
-	how=$(pin_field "$pkg" 1)
+	local pkg=$1 have=${2:-} how pinned avail APT_STATE
+	APT_STATE=$(pin_state "$pkg")
+	how=$(pin_how "$pkg")
 	pinned=$(pin_field "$pkg" 3)
 	DEB_VERSION=$pinned
 	if [ -z "$have" ]; then
@@ -160,7 +207,8 @@ debian_check() {
 # unpacked in the cache ($IRQSTORM_CACHE/debian/PACKAGE/VERSION/root),
 # downloaded the first time.
 debian_unpack() {
-	local pkg=$1 dir
+	local pkg=$1 dir APT_STATE
+	APT_STATE=$(pin_state "$pkg")
 	dir=$DEB_CACHE/$pkg/$(pin_field "$pkg" 3)
 	dir=${dir//:/_}
 	if [ -f "$dir/.irqstorm-unpacked" ]; then

@@ -7,9 +7,11 @@
 # the tree's index.
 
 # The range the driver and the config fragments are built and tested
-# against: Debian 12's linux-source-6.1 and Debian's linux-source-6.12.
+# against: Debian 12's linux-source-6.1, Debian's linux-source-6.12 and
+# linux-source-7.3. An older tree is refused; a newer one is tried, with a
+# warning.
 TREE_MIN_VERSION=6.1
-TREE_MAX_VERSION=6.12
+TREE_MAX_VERSION=7.3
 
 export GIT_OPTIONAL_LOCKS=0
 
@@ -35,8 +37,11 @@ tree_check() {
 		die "$tree is not a Linux kernel source tree (no top Makefile with VERSION and PATCHLEVEL, or no kernel/irq/manage.c)"
 	fi
 	TREE_VERSION=$v.$p.${s:-0}
-	if [ $((v * 1000 + p)) -lt 6001 ] || [ $((v * 1000 + p)) -gt 6012 ]; then
-		die "$tree is Linux $TREE_VERSION: irqstorm builds kernel trees from Linux $TREE_MIN_VERSION to $TREE_MAX_VERSION (its driver and config fragments are built and tested against Debian's linux-source-6.1 and -6.12)"
+	if [ $((v * 1000 + p)) -lt 6001 ]; then
+		die "$tree is Linux $TREE_VERSION: irqstorm builds kernel trees from Linux $TREE_MIN_VERSION on (its driver and config fragments are built and tested against Debian's linux-source-6.1, -6.12 and -7.3)"
+	fi
+	if [ $((v * 1000 + p)) -gt 7003 ]; then
+		log "warning: $tree is Linux $TREE_VERSION, newer than any irqstorm was tested on (Debian's linux-source-6.1, -6.12 and -7.3): trying it; a config option the fragments ask for that it lacks, or a driver that no longer builds, stops the build naming it"
 	fi
 	if [ "$flavour" = rt ] && ! grep -q 'select ARCH_SUPPORTS_RT' "$tree/arch/x86/Kconfig"; then
 		die "$tree (Linux $TREE_VERSION) has no PREEMPT_RT for x86 (merged in 6.12): use flavour = dyn"

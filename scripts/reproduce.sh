@@ -124,9 +124,12 @@ done
 # ---- Linux 6.1 against 6.12 --------------------------------------------------
 # ide-pio's profiles on the dyn kernel again, on Debian's linux-source-6.1
 # ([kernel] source = debian-6.1), as the case ide-pio-6.1 of OUT.
-dyn_profiles() {	# CASE: its profiles that boot the dyn kernel, comma-separated
-	awk '/^\[profile\./ { p = substr($0, 10, length($0) - 10) }
-		/^kernel\.flavour = dyn$/ { print p }' "scenarios/$1.ini" | paste -sd, -
+dyn_profiles() {	# CASE: its profiles that boot the dyn kernel of the default source, comma-separated
+	awk '/^\[profile\./ { p = substr($0, 10, length($0) - 10); n++; name[n] = p }
+		/^kernel\.flavour = dyn$/ { dyn[p] = 1 }
+		/^kernel\.source = / { other[p] = 1 }
+		END { for (i = 1; i <= n; i++) if (dyn[name[i]] && !other[name[i]]) print name[i] }' \
+		"scenarios/$1.ini" | paste -sd, -
 }
 run_case_61() {
 	local c=ide-pio rc=0
@@ -392,9 +395,13 @@ us() { jq -r "$1 // empty | . / 1000 | . * 10 | round / 10" "$2"; }
 # p99_max STAGE S: "p99 / max" in us of STAGE (a jq path to its statistics)
 p99_max() { echo "$(us "$1.p99" "$2") / $(us "$1.max" "$2")"; }
 
-# kernel_of S: the run's kernel flavour and the boot options its profile gave
+# kernel_of S: the run's kernel flavour (with the source when it is not
+# linux-source-6.12: dyn-6.1, dyn-7.3) and the boot options its profile gave
 kernel_of() {
-	echo "$(jq -r '.kernel["kernel-flavour"]' "$1") $(jq -r '.scenario' "$1" | sed -n 's/^cmdline = //p')"
+	local src
+	src=$(jq -r '.kernel["kernel-debian-source"] // ""' "$1" | sed -n 's/^linux-source-\([0-9.]*\) .*/\1/p')
+	[ "$src" != 6.12 ] || src=
+	echo "$(jq -r '.kernel["kernel-flavour"]' "$1")${src:+-$src} $(jq -r '.scenario' "$1" | sed -n 's/^cmdline = //p')"
 }
 
 table_ide() {
@@ -520,7 +527,9 @@ table_workqueue() {
 }
 
 # sweep_cells DIR STAGE: a sweep's cells of a table row: its stage aimed at
-# offset 0, the median, the worst and where, and what the random twin saw
+# offset 0, the median, the worst and where, the other interrupt that ran
+# in it, the worst alone (no other interrupt) and where, how many offsets
+# had another interrupt, and what the random twin saw
 sweep_cells() {
 	local med
 	read -r _ med _ _ < <(sweep_stats "$1/sweep.csv" "$2")
@@ -528,6 +537,9 @@ sweep_cells() {
 			NR == 2 { printf "%.1f", $k / 1000 }' "$1/sweep.csv") |" \
 		"$(awk -v v="$med" 'BEGIN { printf "%.1f", v / 1000 }') |" \
 		"$(jq -r --arg s "$2" '.worst[$s] | "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"' "$1/sweep.json") |" \
+		"$(jq -r --arg s "$2" '.worst[$s] | "\(.other // "none") | \(.alone // null |
+			if . then "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"
+			else "none alone" end) | \(.interfered_offsets)"' "$1/sweep.json") |" \
 		"$(jq -r --arg s "$2" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$1/sweep.json") |"
 }
 
@@ -535,8 +547,8 @@ kernel_label() { echo "$1$([ "$1" = rt ] || echo " preempt=full")"; }
 
 table_sweep() {
 	local k th kind stage
-	echo "| kernel | handler | section | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
-	echo "|---|---|---|---|---:|---:|---:|---:|"
+	echo "| kernel | handler | section | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
+	echo "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|"
 	for k in $SWEEP_KERNELS; do
 		for th in hardirq threaded; do
 			stage=hardirq
@@ -551,8 +563,8 @@ table_sweep() {
 
 table_sweep_pio() {
 	local k th
-	echo "| kernel | PIO handler | channel 0's thread: aimed at 0 (us) | median (us) | worst (us), at offset (us) | random arrivals: max (us), interrupts |"
-	echo "|---|---|---:|---:|---:|---:|"
+	echo "| kernel | PIO handler | channel 0's thread: aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
+	echo "|---|---|---:|---:|---:|---|---:|---:|---:|"
 	for k in $SWEEP_KERNELS; do
 		for th in hardirq threaded; do
 			echo "| $(kernel_label "$k") | $th | $(sweep_cells "$(sweep_dir "$k" "$th" pio)" thread)"

@@ -31,13 +31,15 @@ esac
 OUT=$(realpath -m "${1:-$IRQSTORM_TOP/results/update-pins}")
 cd "$IRQSTORM_TOP"
 
-apt_private_update force
+for state in $(pin_states); do
+	APT_STATE=$state apt_private_update force
+done
 moves=()
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
 while IFS= read -r line; do
 	read -r how pkg pinned _ <<<"$line"
-	case $how in
+	case ${how%@*} in
 	fetched | source)
 		# shellcheck disable=SC2046 # one version per word
 		now=$(debian_newest $(debian_versions "$pkg" "$how"))

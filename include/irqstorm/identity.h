@@ -57,7 +57,9 @@
 	X(KERNEL_FLAVOUR, "kernel-flavour", "rt or dyn")		\
 	X(KERNEL_CACHE_KEY, "kernel-cache-key", "the build's key in the cache") \
 	X(DRIVER, "irqstorm-driver", "a hash of the driver's sources")	\
-	X(KERNEL_PATCHES, "kernel-patches", "kernel-series or none")
+	X(KERNEL_PATCHES, "kernel-patches", "kernel-series or none")	\
+	X(KERNEL_PREEMPT_MODES, "kernel-preempt-modes",			\
+	  "the modes its preempt= takes, comma-separated; empty: none")
 
 #define IRQSTORM_IDENTITY_KEY_ENUM(id, key, help)	IRQSTORM_ID_##id,
 enum irqstorm_identity_key {

@@ -36,7 +36,7 @@ static const char bisect_description[] =
 	"\n"
 	"The tree is only read: the kernel is built out of tree (O=) in irqstorm's\n"
 	"cache, in one build directory for all steps, so a step rebuilds only what\n"
-	"the checkout changed. Linux 6.1 to 6.12; flavour dyn, or rt from 6.12.\n"
+	"the checkout changed. Linux 6.1 or later (tested to 7.3); flavour dyn, or rt from 6.12.\n"
 	"Use a deterministic scenario (the default: TCG, icount, one vCPU): two\n"
 	"commits then differ only by their code, and one run per step is exact.\n"
 	"\n"

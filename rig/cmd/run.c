@@ -35,7 +35,7 @@ static const char run_more[] =
 	"Without --qemu-dir, --kernel-dir and --initrd-dir, a part this run needs\n"
 	"that the build directory lacks (QEMU, the scenario's kernel flavour and\n"
 	"its initramfs) is built first, with its progress on stderr, and cached.\n"
-	"A kernel from your own tree ([kernel] source = PATH, Linux 6.1 to 6.12)\n"
+	"A kernel from your own tree ([kernel] source = PATH, Linux 6.1 or later)\n"
 	"is checked at every run and rebuilt, incrementally, where the tree\n"
 	"changed; the tree itself is never written to (docs/kernels.md).\n"
 	"\n"

@@ -123,6 +123,47 @@ static char *artifact(const char *dir, const char *name, int mode, GError **erro
 }
 
 /* Private directory, log file of the right size, guest settings. */
+/* Is mode one of the comma-separated modes? */
+static gboolean mode_listed(const char *modes, const char *mode)
+{
+	g_auto(GStrv) m = g_strsplit(modes, ",", -1);
+
+	return g_strv_contains((const char *const *)m, mode);
+}
+
+/*
+ * A preempt= on the scenario's kernel command line that the kernel built
+ * for it does not take (kernel-preempt-modes of its identity, read from
+ * its own sched_dynamic_mode()): refused before booting, since the kernel
+ * would only warn ("Dynamic Preempt: unsupported mode") and run another
+ * mode. A build whose identity does not say is not checked.
+ */
+static gboolean preempt_check(const IrqstormRunSettings *set, GError **error)
+{
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
+	g_auto(GStrv) id = irqstorm_identity_read(set->kernel_dir, kid);
+	const char *modes = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_PREEMPT_MODES);
+	g_auto(GStrv) words = g_strsplit_set(sc->cmdline, " \t", -1);
+	g_autofree char *what = NULL;
+
+	for (guint i = 0; modes && words[i]; i++) {
+		const char *mode = words[i] + strlen("preempt=");
+
+		if (!g_str_has_prefix(words[i], "preempt=") || mode_listed(modes, mode))
+			continue;
+		what = irqstorm_identity_kernel_source(id);
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+			    "[kernel] cmdline has %s, but the %s kernel (%s) %s%s: it would "
+			    "say \"unsupported mode\" and run another, so nothing boots",
+			    words[i], sc->flavour, what,
+			    *modes ? "takes only preempt=" : "has no dynamic preemption "
+			    "(no PREEMPT_DYNAMIC), so no preempt= at all", modes);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 			    GError **error)
 {
@@ -139,7 +180,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	if (!p->kernel_path)
 		return FALSE;
 	p->initrd_path = artifact(set->initrd_dir, iname, R_OK, error);
-	if (!p->initrd_path)
+	if (!p->initrd_path || !preempt_check(set, error))
 		return FALSE;
 	if (g_mkdir_with_parents(set->out_dir, 0755) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),

@@ -64,7 +64,33 @@ static const char *const work_context_names[] = {
 #undef WORK_CONTEXT_NAME
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
-static const char *const source_names[] = { "debian-6.12", "debian-6.1", NULL };
+static const char *const source_names[] = {
+	"debian-6.12", "debian-6.1", "debian-7.3", NULL
+};
+
+/*
+ * Debian's kernel sources ([kernel] source), by name: the suffix of their
+ * kernels' names (scripts/build-kernel.sh), whether kernel-series/ is
+ * applied by default (it is made for 6.12 and ported to 7.3), whether they
+ * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9).
+ */
+static const struct {
+	const char *name, *suffix;
+	gboolean series, rt, bh_workqueue;
+} debian_sources[] = {
+	{ "debian-6.12", "", TRUE, TRUE, TRUE },
+	{ "debian-6.1", "-6.1", FALSE, FALSE, FALSE },
+	{ "debian-7.3", "-7.3", TRUE, TRUE, TRUE },
+};
+
+/* sc's Debian source's row in debian_sources, or G_MAXUINT for a tree. */
+static guint debian_source(const IrqstormScenario *sc)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(debian_sources); i++)
+		if (!strcmp(sc->source, debian_sources[i].name))
+			return i;
+	return G_MAXUINT;
+}
 static const char *const patches_names[] = { "default", "ours", "none", NULL };
 /* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
 #define SECTION_NAME(id, name, help) name,
@@ -830,28 +856,31 @@ static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
 {
 	const char *patches = irqstorm_scenario_patches(sc);
 	static const char *const needs_series[] = { "irqthread.prio=", "threadirqs=single" };
+	guint d = debian_source(sc);
 
-	if (!strcmp(sc->source, "debian-6.1") && strcmp(sc->flavour, "dyn"))
-		return conflict(error, "%s: [kernel] source = debian-6.1 with flavour = %s: "
-				"Debian's linux-source-6.1 has no PREEMPT_RT (merged in "
-				"6.12); use flavour = dyn", where, sc->flavour);
-	if (!strcmp(sc->source, "debian-6.1") && !strcmp(patches, "ours"))
-		return conflict(error, "%s: [kernel] source = debian-6.1 with patches = ours: "
-				"kernel-series/ is made for linux-source-6.12 and is not "
-				"applied to 6.1; use patches = none (6.1's default)", where);
-	for (guint n = 0; !strcmp(sc->source, "debian-6.1") && n < NCH; n++)
+	if (d != G_MAXUINT && !debian_sources[d].rt && strcmp(sc->flavour, "dyn"))
+		return conflict(error, "%s: [kernel] source = %s with flavour = %s: "
+				"Debian's linux-source-%s has no PREEMPT_RT (merged in "
+				"6.12); use flavour = dyn", where, sc->source, sc->flavour,
+				sc->source + strlen("debian-"));
+	if (d != G_MAXUINT && !debian_sources[d].series && !strcmp(patches, "ours"))
+		return conflict(error, "%s: [kernel] source = %s with patches = ours: "
+				"kernel-series/ is made for linux-source-6.12 and 7.3 and is "
+				"not applied to %s; use patches = none (its default)", where,
+				sc->source, sc->source + strlen("debian-"));
+	for (guint n = 0; d != G_MAXUINT && !debian_sources[d].bh_workqueue && n < NCH; n++)
 		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF &&
 		    sc->ch[n].work_context == IRQSTORM_CONTEXT_BH_WORKQUEUE)
 			return conflict(error, "%s: [channel%u] work_context = bh_workqueue with "
-					"[kernel] source = debian-6.1: BH workqueues (WQ_BH) came "
+					"[kernel] source = %s: BH workqueues (WQ_BH) came "
 					"in Linux 6.9; use tasklet, the softirq they replace",
-					where, n);
+					where, n, sc->source);
 	for (gsize i = 0; !strcmp(patches, "none") && i < G_N_ELEMENTS(needs_series); i++)
 		if (strstr(sc->cmdline, needs_series[i]))
 			return conflict(error, "%s: [kernel] cmdline has %s, which only "
 					"kernel-series/ gives the kernel, but the kernel is built "
 					"with patches = none (set [kernel] patches = ours, on "
-					"debian-6.12 or a tree they apply to)",
+					"debian-6.12, debian-7.3 or a tree they apply to)",
 					where, needs_series[i]);
 	return TRUE;
 }
@@ -1348,16 +1377,19 @@ const char *irqstorm_scenario_patches(const IrqstormScenario *sc)
 {
 	if (strcmp(sc->patches, "default"))
 		return sc->patches;
-	return strcmp(sc->source, "debian-6.12") ? "none" : "ours";
+	guint d = debian_source(sc);
+
+	return d != G_MAXUINT && debian_sources[d].series ? "ours" : "none";
 }
 
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
 {
 	const char *tree = irqstorm_scenario_kernel_tree(sc);
 	GString *name = g_string_new(sc->flavour);
+	guint d = debian_source(sc);
 
-	if (!strcmp(sc->source, "debian-6.1"))
-		g_string_append(name, "-6.1");
+	if (d != G_MAXUINT)
+		g_string_append(name, debian_sources[d].suffix);
 	if (tree) {
 		g_autofree char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
 								     tree, -1);
@@ -1365,7 +1397,7 @@ char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
 		g_string_append_printf(name, "-tree-%.8s", key);
 	}
 	/* Only a choice other than the source's own default shows. */
-	if (!strcmp(sc->patches, "none") && !strcmp(sc->source, "debian-6.12"))
+	if (!strcmp(sc->patches, "none") && d != G_MAXUINT && debian_sources[d].series)
 		g_string_append(name, "-patches-none");
 	if (!strcmp(sc->patches, "ours") && tree)
 		g_string_append(name, "-patches-ours");

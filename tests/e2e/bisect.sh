@@ -9,10 +9,14 @@
 #     rebuilding incrementally (one build directory for every step);
 #   - the tree is left byte for byte as it was: its files, its index, its
 #     refs (git bisect's own state aside, which git bisect reset removes);
+#   - the README's run of a tree and its git bisect run, as written (the
+#     README's scenario, flavour and limit; HOME where ~/linux is the tree
+#     and ~/irqstorm the checkout): the run boots the tree, the bisection
+#     names the delay commit;
 #   - summary.json names the tree, its commit and version;
 #   - bad input exits 125 (skip) naming why: not a kernel tree, a path
 #     kbuild cannot take (a space), a version
-#     outside 6.1..6.12, a tree that does not build (with the log's path);
+#     before 6.1, a tree that does not build (with the log's path);
 #     a wrong command line exits 128 (git bisect run aborts).
 #
 # The tree is made once into irqstorm's cache (test-trees/), with fixed
@@ -148,6 +152,37 @@ grep -q "^$(g rev-parse delay) is the first bad commit" "$out/bisect.txt" ||
 g bisect reset delay >/dev/null 2>&1
 [ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was"
 
+# The README's two commands for a tree of one's own, as written: HOME a
+# directory where linux is this tree and irqstorm the checkout (its build
+# and scenarios); the run from the checkout, the bisection from the tree.
+top=$(realpath "$(dirname "$0")/../..")
+export IRQSTORM_CACHE=$cache	# HOME changes below; the cache does not
+# A HOME kept in the cache beside the tree: the kernel is named by the
+# path the README gives ($HOME/linux), so a fixed one keeps its build.
+home=$cache/test-trees/readme-home
+rm -rf "$home"
+mkdir -p "$home/irqstorm"
+ln -s "$tree" "$home/linux"
+ln -s "$(realpath "$(dirname "$irqstorm")/..")" "$home/irqstorm/build"
+ln -s "$top/scenarios" "$home/irqstorm/scenarios"
+readme=$("$top/scripts/doc-commands.py" "$top/README.md")
+run_cmd=$(grep -F 'kernel.source=$HOME/linux' <<<"$readme" | cut -f2)
+bisect_cmd=$(grep -F 'git bisect run ~/irqstorm' <<<"$readme" | cut -f2)
+[ -n "$run_cmd" ] && [ -n "$bisect_cmd" ] || fail "README.md shows no tree commands: $readme"
+echo "README: $run_cmd" >&2
+(cd "$home/irqstorm" && HOME=$home bash -c "$run_cmd") >"$out/readme-run.txt" 2>&1 ||
+	{ cat "$out/readme-run.txt" >&2; fail "the README's run of a tree failed"; }
+jq -e --arg t "$tree" '.kernel["kernel-tree"] == $t' "$home/irqstorm/results/my-tree/summary.json" \
+	>/dev/null || fail "the README's run did not boot the tree"
+echo "README: $bisect_cmd" >&2
+g bisect start delay base >/dev/null
+(cd "$home/irqstorm" && HOME=$home bash -c "$bisect_cmd") >"$out/bisect.txt" 2>&1 ||
+	{ cat "$out/bisect.txt" >&2; fail "the README's git bisect run failed"; }
+grep -q "^$(g rev-parse delay) is the first bad commit" "$out/bisect.txt" ||
+	{ cat "$out/bisect.txt" >&2; fail "the README's git bisect run did not name the delay commit"; }
+g bisect reset delay >/dev/null 2>&1
+[ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was (README's commands)"
+
 # Bad input: skip (125), naming why.
 skipped() {
 	local dir=$1 words=$2 status=0
@@ -165,7 +200,7 @@ skipped "$out/a tree" "a space or a colon"
 mkdir -p "$out/old/kernel/irq" "$out/old/scripts/kconfig"
 printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 0\n' >"$out/old/Makefile"
 touch "$out/old/kernel/irq/manage.c" "$out/old/scripts/kconfig/merge_config.sh"
-skipped "$out/old" "is Linux 5.10.0: irqstorm builds kernel trees from Linux 6.1 to 6.12"
+skipped "$out/old" "is Linux 5.10.0: irqstorm builds kernel trees from Linux 6.1 on"
 # A tree that does not build: an uncommitted error, then put back.
 printf 'this is not C;\n' >>"$tree/kernel/irq/manage.c"
 skipped "$tree" "kernel build failed; see .*build.log"

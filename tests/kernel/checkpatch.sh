@@ -9,10 +9,13 @@
 # kernel's own idiom for one list expanded several ways, are exempt from
 # the three checks that cannot tell such a table from a careless macro.
 #
-#   checkpatch.sh LINUX-SOURCE-DIR REPO-TOP
+#   checkpatch.sh LINUX-SOURCE-DIR REPO-TOP [7.3]
+# (7.3: kernel-series/series-7.3, the patches as ported, by 7.3's own
+# checkpatch.pl.)
 set -euo pipefail
 src=$(cd "$1" && pwd)
 top=$(cd "$2" && pwd)
+suffix=${3:+-$3}
 cp=$src/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "no $cp" >&2; exit 1; }
 opts=(--strict --root="$src" --color=never --summary-file --show-types)
@@ -22,7 +25,7 @@ fail=0
 cd "$src"
 
 . "$top/scripts/lib.sh"
-read_series "$top/kernel-series/series" "$top/kernel-series/patches"
+read_series "$top/kernel-series/series$suffix" "$top/kernel-series/patches$suffix"
 for p in "${SERIES_PATCHES[@]}"; do
 	echo "# checkpatch: ${p#"$top"/kernel-series/}"
 	perl "$cp" "${opts[@]}" "$p" || fail=1

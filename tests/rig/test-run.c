@@ -273,6 +273,37 @@ static void test_qemu_fails(Fixture *f, gconstpointer data)
 }
 
 /*
+ * A preempt= the kernel does not take (kernel-preempt-modes of its
+ * identity) is refused before QEMU starts, naming the modes it has or
+ * that it has none; one it takes boots (here: the fake QEMU fails).
+ */
+static void test_preempt_modes(Fixture *f, gconstpointer data)
+{
+	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
+	const char *const lazy[] = { "--set", "kernel.cmdline=quiet preempt=lazy", NULL };
+	const char *const vol[] = { "--set", "kernel.cmdline=preempt=voluntary", NULL };
+	g_autofree char *err = NULL, *out = NULL;
+
+	tu_write(id, "kernel-debian-source=linux-source-7.3 7.3.4-1~bpo13+1\n"
+		 "kernel-preempt-modes=full,lazy\n");
+	g_assert_cmpint(run(f, vol, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "[kernel] cmdline has preempt=voluntary, but the rt "
+				"kernel (linux-source-7.3 7.3.4-1~bpo13+1) takes only "
+				"preempt=full,lazy"));
+	g_assert_false(g_file_test(f->out, G_FILE_TEST_EXISTS));
+	g_clear_pointer(&err, g_free);
+	g_assert_cmpint(run(f, lazy, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "incomplete: QEMU exited with status 1"));
+	tu_write(id, "kernel-debian-source=linux-source-6.12 6.12.118-1~deb12u1\n"
+		 "kernel-preempt-modes=\n");
+	g_clear_pointer(&err, g_free);
+	tu_rmtree(f->out);
+	g_assert_cmpint(run(f, lazy, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "has no dynamic preemption (no PREEMPT_DYNAMIC), so "
+				"no preempt= at all"));
+}
+
+/*
  * Deterministic needs the configuration and a QEMU with the icount fix:
  * one whose identity does not name it (an older build, or Debian's QEMU
  * through --qemu-dir) is not called so, in summary.json or the summary.
@@ -416,6 +447,7 @@ int main(int argc, char **argv)
 	ADD("/run/qemu-unusable", test_qemu_unusable);
 	ADD("/run/qemu-fails", test_qemu_fails);
 	ADD("/run/deterministic", test_deterministic);
+	ADD("/run/preempt-modes", test_preempt_modes);
 #undef ADD
 	return g_test_run();
 }

@@ -115,11 +115,12 @@ static void test_errors(void)
 		{ "[machine]\nallow_smp_icount = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE, "true or false" },
 		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
 		{ "[kernel]\nsource = debian-5.10\n", IRQSTORM_SCENARIO_ERROR_VALUE,
-		  "debian-6.12, debian-6.1, or the path of a kernel source tree" },
+		  "debian-6.12, debian-6.1, debian-7.3, or the path of a kernel source tree" },
 		{ "[kernel]\npatches = some\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "default, ours, none" },
 		{ "[kernel]\nsource = debian-6.1\nflavour = dyn\npatches = ours\n",
-		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "kernel-series/ is made for linux-source-6.12" },
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "kernel-series/ is made for linux-source-6.12 and 7.3 and is not applied to 6.1" },
 		{ "[kernel]\npatches = none\ncmdline = irqthread.prio=irqstorm:fifo:70\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "irqthread.prio=, which only kernel-series/" },
 		{ "[kernel]\nsource = /src/linux\ncmdline = threadirqs=single\n",
@@ -412,7 +413,7 @@ static void test_kernel_source(void)
 {
 	/* KEY: the first 8 hex digits of the SHA-256 of "/src/linux". */
 	static const struct {
-		const char *sets[3];
+		const char *sets[4];
 		const char *name;
 		const char *patches;
 	} cases[] = {
@@ -420,6 +421,9 @@ static void test_kernel_source(void)
 		{ { "kernel.patches=none" }, "rt-patches-none", "none" },
 		{ { "kernel.patches=ours" }, "rt", "ours" },
 		{ { "kernel.flavour=dyn", "kernel.source=debian-6.1" }, "dyn-6.1", "none" },
+		{ { "kernel.source=debian-7.3" }, "rt-7.3", "ours" },
+		{ { "kernel.flavour=dyn", "kernel.source=debian-7.3", "kernel.patches=none" },
+		  "dyn-7.3-patches-none", "none" },
 		{ { "kernel.flavour=dyn", "kernel.source=/src/linux" }, "dyn-tree-KEY", "none" },
 		{ { "kernel.source=/src//linux/", "kernel.patches=ours" },
 		  "rt-tree-KEY-patches-ours", "ours" },

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Linux 7.3 ([kernel] source = debian-7.3), what changed since 6.12:
+#   - preempt=voluntary (gone on x86 with PREEMPT_LAZY) is refused before
+#     booting, naming the modes the kernel has; so is any preempt= on rt
+#     (no PREEMPT_DYNAMIC); nothing is booted or written but the refusal;
+#   - preempt=lazy boots, and the kernel says it runs it;
+#   - under PREEMPT_RT a threaded MSI handler (its primary force-threaded,
+#     no IRQF_ONESHOT) has its secondary thread at SCHED_FIFO 49, one below
+#     its primary's 50, as /proc/irq/N/threads (kernel-series 0002) shows:
+#     7.3's sched_set_fifo_secondary(), kept by the ported series.
+#
+#   kernel-7.3.sh IRQSTORM SCENARIO
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+src=(--set kernel.source=debian-7.3)
+
+status=0
+"$irqstorm" run "$scenario" --out "$out/vol" "${src[@]}" --set kernel.flavour=dyn \
+	--set kernel.cmdline=preempt=voluntary >"$out/msg" 2>&1 || status=$?
+[ "$status" = 1 ] || fail "preempt=voluntary on 7.3: exit $status, not 1: $(cat "$out/msg")"
+grep -q "cmdline has preempt=voluntary, but the dyn kernel (linux-source-7.3 .*) takes only preempt=full,lazy" \
+	"$out/msg" || fail "preempt=voluntary on 7.3: $(cat "$out/msg")"
+[ ! -e "$out/vol/console.log" ] || fail "preempt=voluntary on 7.3 booted"
+status=0
+"$irqstorm" run "$scenario" --out "$out/rtp" "${src[@]}" \
+	--set kernel.cmdline=preempt=full >"$out/msg" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "has no dynamic preemption" "$out/msg" ||
+	fail "preempt=full on rt 7.3: exit $status: $(cat "$out/msg")"
+
+"$irqstorm" run "$scenario" --out "$out/lazy" --quiet "${src[@]}" --set kernel.flavour=dyn \
+	--set kernel.cmdline=preempt=lazy || fail "preempt=lazy on 7.3 failed"
+grep -q "Dynamic Preempt: lazy" "$out/lazy/console.log" ||
+	fail "preempt=lazy: the kernel does not say it runs lazy: $(grep -i preempt "$out/lazy/console.log")"
+
+"$irqstorm" run "$scenario" --out "$out/sec" --quiet "${src[@]}" --set guest.irq_mode=msi \
+	--set channel0.threading=threaded || fail "threaded MSI on rt 7.3 failed"
+tr -d '\r' <"$out/sec/console.log" >"$out/sec/console.txt"	# the serial line's CRLF
+grep -Eq '^init: irq [0-9]+ thread: thread [0-9]+ fifo 50 irqstorm0$' "$out/sec/console.txt" &&
+	grep -Eq '^init: irq [0-9]+ thread: secondary [0-9]+ fifo 49 irqstorm0$' "$out/sec/console.txt" ||
+	fail "rt 7.3, threaded MSI: not primary 50 and secondary 49: $(grep 'thread:' "$out/sec/console.log")"
+echo "PASS: 7.3: voluntary refused, lazy runs, the secondary at FIFO 49"
