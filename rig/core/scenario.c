@@ -64,24 +64,29 @@ static const char *const work_context_names[] = {
 #undef WORK_CONTEXT_NAME
 static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
 static const char *const flavour_names[] = { "rt", "dyn", NULL };
-static const char *const source_names[] = {
-	"debian-6.12", "debian-6.1", "debian-7.3", NULL
-};
-
 /*
  * Debian's kernel sources ([kernel] source), by name: the suffix of their
  * kernels' names (scripts/build-kernel.sh), whether kernel-series/ is
  * applied by default (it is made for 6.12 and ported to 7.3), whether they
  * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9).
+ *
+ * X(name, suffix, series, rt, bh_workqueue)
  */
+#define DEBIAN_SOURCES(X)					\
+	X("debian-6.12", "", TRUE, TRUE, TRUE)			\
+	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE)		\
+	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE)
+
+#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh) name,
+static const char *const source_names[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_NAME) NULL };
+#undef DEBIAN_SOURCE_NAME
+
+#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh) { name, suffix, series, rt, bh },
 static const struct {
 	const char *name, *suffix;
 	gboolean series, rt, bh_workqueue;
-} debian_sources[] = {
-	{ "debian-6.12", "", TRUE, TRUE, TRUE },
-	{ "debian-6.1", "-6.1", FALSE, FALSE, FALSE },
-	{ "debian-7.3", "-7.3", TRUE, TRUE, TRUE },
-};
+} debian_sources[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_ROW) };
+#undef DEBIAN_SOURCE_ROW
 
 /* sc's Debian source's row in debian_sources, or G_MAXUINT for a tree. */
 static guint debian_source(const IrqstormScenario *sc)
