@@ -9,6 +9,7 @@
 #include "irqstorm/explain.h"
 #include "explain.h"
 #include "files.h"
+#include "symbols.h"
 
 /* A hard interrupt in the words a kernel developer uses, by its entry. */
 static const struct {
@@ -52,34 +53,34 @@ static gint entry_by_time(gconstpointer a, gconstpointer b)
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
+/* A text symbol: an entry point if it is one, or the exit. */
+static void add_point(guint64 addr, const char *name, gpointer data)
+{
+	gboolean entry = irqstorm_irqentry_is_entry(name);
+	IrqstormIrqEntry e = { .vaddr = addr };
+
+	if (!entry && strcmp(name, IRQSTORM_IRQ_EXIT))
+		return;
+	e.what = entry ? irqstorm_irqentry_what(name) : NULL;
+	e.device = !strcmp(name, IRQSTORM_IRQ_ENTRY_DEVICE);
+	g_array_append_val((GArray *)data, e);
+}
+
 GArray *irqstorm_irqentry_points(const char *system_map, GError **error)
 {
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
-	g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(IrqstormIrqEntry));
+	g_autoptr(IrqstormSymbols) syms = irqstorm_symbols_load(system_map, error);
+	g_autoptr(GArray) pts = NULL;
 
-	if (!g_file_get_contents(system_map, &text, NULL, error))
+	if (!syms)
 		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	for (guint i = 0; lines[i]; i++) {
-		g_auto(GStrv) f = g_strsplit(lines[i], " ", 3);
-		IrqstormIrqEntry e = { 0 };
-
-		if (g_strv_length(f) != 3 || !strchr("tT", f[1][0]) ||
-		    (!irqstorm_irqentry_is_entry(f[2]) && strcmp(f[2], IRQSTORM_IRQ_EXIT)))
-			continue;
-		e.vaddr = g_ascii_strtoull(f[0], NULL, 16);
-		e.what = irqstorm_irqentry_is_entry(f[2]) ? irqstorm_irqentry_what(f[2]) : NULL;
-		e.device = !strcmp(f[2], IRQSTORM_IRQ_ENTRY_DEVICE);
-		g_array_append_val(pts, e);
-	}
+	pts = g_array_new(FALSE, FALSE, sizeof(IrqstormIrqEntry));
+	irqstorm_symbols_foreach(syms, add_point, pts);	/* by address */
 	if (!pts->len) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 			    "%s: no %s and no %s* symbol: not an x86 kernel's System.map",
 			    system_map, IRQSTORM_IRQ_ENTRY_DEVICE, IRQSTORM_IRQ_ENTRY_SYSVEC);
 		return NULL;
 	}
-	g_array_sort(pts, entry_by_vaddr);
 	return g_steal_pointer(&pts);
 }
 

@@ -95,6 +95,17 @@ IrqstormSymbols *irqstorm_symbols_load(const char *system_map, GError **error)
 	return g_steal_pointer(&s);
 }
 
+void irqstorm_symbols_foreach(const IrqstormSymbols *s,
+			      void (*fn)(guint64 addr, const char *name, gpointer data),
+			      gpointer data)
+{
+	for (guint i = 0; i < s->kernel->len; i++) {
+		const Sym *sym = &g_array_index(s->kernel, Sym, i);
+
+		fn(sym->addr, sym->name, data);
+	}
+}
+
 /* One line of nm -f sysv: "NAME|VALUE|CLASS|TYPE|SIZE|LINE|SECTION". */
 static void symbols_nm_line(IrqstormSymbols *s, const char *line)
 {

@@ -26,6 +26,11 @@ IrqstormSymbols *irqstorm_symbols_load(const char *system_map, GError **error);
 void irqstorm_symbols_free(IrqstormSymbols *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormSymbols, irqstorm_symbols_free)
 
+/* fn(address, name, data) for each of the kernel's text symbols, by address. */
+void irqstorm_symbols_foreach(const IrqstormSymbols *s,
+			      void (*fn)(guint64 addr, const char *name, gpointer data),
+			      gpointer data);
+
 /* The .text functions of a kernel module (read with nm), not yet placed. */
 gboolean irqstorm_symbols_add_module(IrqstormSymbols *s, const char *ko,
 				     GError **error);

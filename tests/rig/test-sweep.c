@@ -98,7 +98,8 @@ static void test_interference(void)
 		"ffffffff81400b40 T asm_common_interrupt\n"
 		"ffffffff81400bf0 T asm_sysvec_apic_timer_interrupt\n"
 		"ffffffff81400cd0 T asm_sysvec_irq_work\n"
-		"ffffffff81400d00 T irqentry_exit\n", -1, NULL));
+		"ffffffff81400d00 T irqentry_exit\n"
+		"ffffffff81600000 T _etext\n", -1, NULL));
 	pts = irqstorm_irqentry_points(map, &err);
 	g_assert_no_error(err);
 	g_assert_cmpuint(pts->len, ==, 4);
