@@ -389,10 +389,11 @@ static void add_interference(JsonBuilder *b, const GArray *points, IrqstormStage
 	json_builder_end_object(b);
 }
 
-/* sweep.json: what was swept, and each stage's worst offset. */
+/* sweep.json: what was swept, and each stage's worst offset (with its
+ * interference, if known). */
 static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
-				 const GArray *points, const RandomTwin *twin,
-				 GError **error)
+				 const GArray *points, gboolean interference,
+				 const RandomTwin *twin, GError **error)
 {
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -419,7 +420,7 @@ static gboolean write_sweep_json(const char *path, const IrqstormScenario *sc,
 		json_builder_begin_object(b);
 		irqstorm_json_add_int(b, "offset_ns", w.offset_ns);
 		irqstorm_json_add_int(b, "latency_ns", w.latency_ns);
-		if (irqstorm_sweep_interference_known(points))
+		if (interference)
 			add_interference(b, points, st, &w);
 		json_builder_end_object(b);
 	}
@@ -467,9 +468,10 @@ static void print_alone(const GArray *points, IrqstormStage st,
 		printf("; another interrupt in every offset's window");
 }
 
-/* Each stage's worst offset, a line each, beside what random arrivals saw. */
+/* Each stage's worst offset, a line each (with its interference, if
+ * known), beside what random arrivals saw. */
 static void print_worst(const IrqstormScenario *sc, const GArray *points,
-			const RandomTwin *twin)
+			gboolean interference, const RandomTwin *twin)
 {
 	const IrqstormChannelSpec *c = &sc->ch[sc->section_channel];
 
@@ -484,7 +486,7 @@ static void print_worst(const IrqstormScenario *sc, const GArray *points,
 			continue;
 		printf("  %-8s worst %.3f us, at offset %" G_GUINT64_FORMAT " ns",
 		       irqstorm_stage_name(st), w.latency_ns / 1e3, w.offset_ns);
-		if (irqstorm_sweep_interference_known(points))
+		if (interference)
 			print_alone(points, st, &w);
 		if (twin->ran && !isnan(twin->max_ns[st]))
 			printf("; random arrivals' max %.3f us", twin->max_ns[st] / 1e3);
@@ -520,20 +522,21 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 	g_autoptr(GError) err = NULL;
 	RandomTwin twin = { 0 };
 	g_autofree char *twin_failed = NULL;
+	gboolean interference = irqstorm_sweep_interference_known(points);
 
 	if (!irqstorm_sweep_write_csv(csv, points, &err))
 		return sweep_fail("%s", err->message);
 	if (!no_random)
 		run_random(path, sets, sc, points, span_ns, out, &twin);
 	twin_failed = twin.failed;
-	if (!write_sweep_json(json, sc, points, &twin, &err))
+	if (!write_sweep_json(json, sc, points, interference, &twin, &err))
 		return sweep_fail("%s", err->message);
 	if (!quiet)
-		print_worst(sc, points, &twin);
+		print_worst(sc, points, interference, &twin);
 	say_twin_failed(out, &twin);
 	irqstorm_plot_param_path(e, "input", csv);
 	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
-	if (irqstorm_sweep_interference_known(points))
+	if (interference)
 		irqstorm_plot_param(e, "interference", "1");
 	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err))
 		return sweep_fail("%s", err->message);
