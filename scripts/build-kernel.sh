@@ -202,17 +202,15 @@ release=$(cat "$obj/include/config/kernel.release")
 # PREEMPT_DYNAMIC: preempt= is then not a parameter at all). Linux 7.x on
 # x86 takes full and lazy only: none and voluntary are gone. The rig
 # refuses a scenario that asks for another mode before booting.
-preempt_modes() {
-	local defs
-	grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config" || return 0
+modes=
+if grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config"; then
 	defs=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/-D\1=1/p' "$obj/.config")
 	# shellcheck disable=SC2086 # one -D per word
-	sed -n '/^int sched_dynamic_mode(const char \*str)$/,/^}$/p' "$src/kernel/sched/core.c" |
-		cpp -P $defs - 2>/dev/null | sed -n 's/.*strcmp(str, "\([a-z]*\)").*/\1/p' | paste -sd,
-}
-modes=$(preempt_modes)
-grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config" && [ -z "$modes" ] &&
-	die "cannot read the preemption modes of $src/kernel/sched/core.c (sched_dynamic_mode())"
+	modes=$(sed -n '/^int sched_dynamic_mode(const char \*str)$/,/^}$/p' "$src/kernel/sched/core.c" |
+		cpp -P $defs - 2>/dev/null | sed -n 's/.*strcmp(str, "\([a-z]*\)").*/\1/p' | paste -sd,)
+	[ -n "$modes" ] ||
+		die "cannot read the preemption modes of $src/kernel/sched/core.c (sched_dynamic_mode())"
+fi
 # The system's compiler and linker made it: recorded and compared with the
 # pins (when this identity is written, which is when the kernel was built
 # or the driver refreshed).
