@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Boot tests of kernel-series/ on the dyn kernel:
+# Boot tests of kernel-series/ on the dyn kernel (of the source the run
+# options name, e.g. --set kernel.source=debian-7.3):
 #  - irqthread.prio= takes effect before the first interrupt: the first
 #    event the thread handled already ran at the configured priority (no
 #    chrt from user space here), and /proc/irq/N/threads shows it;
-#  - the parser: names with ':' and glob wildcards, interrupt numbers,
-#    the three policies; bad entries ("-5", numbers that overflow, unknown
+#  - the parser: names with ':' and glob wildcards, names that begin with
+#    a digit, interrupt numbers, the three policies; bad entries ("-5", numbers that overflow, unknown
 #    policies, priorities out of range or missing) are each reported,
 #    naming them, and the default FIFO 50 stands;
 #  - threadirqs=single: a force-threaded primary handler has no irq/N-*
@@ -53,8 +54,13 @@ run colon "threadirqs irqthread.prio=irqstorm?:card0:rr:61 irqstorm.name_suffix=
 [ "$(first colon 0)" = "2:61" ] || fail "colon: first event ran at $(first colon 0), not RR 61"
 has colon '^init: irq [0-9]+ thread: thread [0-9]+ rr 61 irqstorm0:card0$'
 irq=$(g prio irq | cut -d, -f1)
-run number "threadirqs irqthread.prio=irqstorm0:fifo:70,$irq:other:0" "${extra[@]}"
+# Names that begin with a digit (a PCI device's, an I2C client's) are names,
+# not bad interrupt numbers: nothing reported.
+run number "threadirqs irqthread.prio=0000:00:15.0:fifo:60,1-0038:fifo:61,irqstorm0:fifo:70,$irq:other:0" \
+	"${extra[@]}"
 [ "$(first number 0)" = "1:70" ] || fail "number: the first matching entry did not win"
+console number | grep -F "irqthread.prio: ignoring" >/dev/null &&
+	fail "number: a name that begins with a digit was refused: $(console number | grep -F 'irqthread.prio: ignoring')"
 run other "threadirqs irqthread.prio=$irq:other:0,irqstorm0:fifo:70" "${extra[@]}"
 [ "$(first other 0)" = "0:0" ] || fail "other: irq $irq:other:0 gave $(first other 0)"
 
