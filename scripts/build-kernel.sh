@@ -15,6 +15,8 @@
 #   FLAVOUR-patches-none     linux-source-6.12 without kernel-series/
 #   FLAVOUR-tree-KEY         TREE (Linux 6.1 or later) as it is, O= build
 #   FLAVOUR-tree-KEY-patches-ours   a copy of TREE with kernel-series/
+#   rt-7.3-bh-lock, rt-tree-KEY-bh-lock   ... with PREEMPT_RT_NEEDS_BH_LOCK=y
+#                            ([kernel] bh_lock = on; 6.12's rt always has it)
 #
 # $IRQSTORM_CACHE/linux/src-<key>: an unpacked Debian tree (with the series
 #   when asked); key hashes the source package version and the series.
@@ -33,12 +35,15 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/debian.sh"
 
-USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, FLAVOUR-tree-KEY...)"
+USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, rt-7.3-bh-lock, FLAVOUR-tree-KEY...)"
 KERNEL=${1:?$USAGE}
 OUT=${2:?$USAGE}
 TREE=${3:-}
 KS=$IRQSTORM_TOP/kernel-series
-name=$KERNEL patches_choice=default
+name=$KERNEL patches_choice=default bh_lock=no
+case $name in
+*-bh-lock) name=${name%-bh-lock} bh_lock=yes ;;
+esac
 case $name in
 *-patches-ours) name=${name%-patches-ours} patches_choice=ours ;;
 *-patches-none) name=${name%-patches-none} patches_choice=none ;;
@@ -57,6 +62,13 @@ esac
 FRAGS=("$KS/config/common.config" "$KS/config/$FLAVOUR.config")
 [ -f "${FRAGS[1]}" ] || die "unknown kernel flavour '$FLAVOUR' (no ${FRAGS[1]})"
 [ "$KERNEL" != rt-6.1 ] || die "linux-source-6.1 has no PREEMPT_RT (it was merged in 6.12): only dyn-6.1"
+if [ "$bh_lock" = yes ]; then
+	[ "$FLAVOUR" = rt ] || die "$KERNEL: the BH lock is PREEMPT_RT's: only an rt kernel has it"
+	[ "$pkg" != linux-source-6.12 ] ||
+		die "$KERNEL: linux-source-6.12's PREEMPT_RT always takes the per-CPU BH lock: build rt"
+	# 7.x's PREEMPT_RT_NEEDS_BH_LOCK; a tree without it fails check_config.
+	FRAGS+=("$KS/config/rt-bh-lock.config")
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 MAKE=(make -s ARCH=x86_64 -j"$(nproc)")
@@ -211,6 +223,20 @@ if grep -q '^CONFIG_PREEMPT_DYNAMIC=y$' "$obj/.config"; then
 	[ -n "$modes" ] ||
 		die "cannot read the preemption modes of $src/kernel/sched/core.c (sched_dynamic_mode())"
 fi
+# Whether user space may move an IRQ thread: on 7.3 (not on 6.12) irq threads
+# are created with kthread_bind_mask(), which sets PF_NO_SETAFFINITY
+# (sched_setaffinity() fails with EINVAL); they follow their interrupt's
+# affinity instead. Read from the source, as a tree's version cannot say.
+thread_affinity=user
+! grep -q 'kthread_bind_mask(t, ' "$src/kernel/irq/manage.c" || thread_affinity=interrupt
+# PREEMPT_RT's per-CPU BH lock: on where the kernel always takes it (6.12)
+# or was built with PREEMPT_RT_NEEDS_BH_LOCK (7.x, off by default).
+rt_bh_lock=
+if grep -q '^CONFIG_PREEMPT_RT=y$' "$obj/.config"; then
+	rt_bh_lock=on
+	grep -q '^config PREEMPT_RT_NEEDS_BH_LOCK$' "$src/kernel/Kconfig.preempt" &&
+		! grep -q '^CONFIG_PREEMPT_RT_NEEDS_BH_LOCK=y$' "$obj/.config" && rt_bh_lock=off
+fi
 # The system's compiler and linker made it: recorded and compared with the
 # pins (when this identity is written, which is when the kernel was built
 # or the driver refreshed).
@@ -222,9 +248,10 @@ debian_check gcc-12 binutils
 		printf 'kernel-debian-source=%s\n' "$srcdesc"
 	fi
 	debian_identity_lines
-	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\n' \
+	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\nkernel-irq-thread-affinity=%s\nkernel-rt-bh-lock=%s\n' \
 		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
-		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" "$modes"
+		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" "$modes" \
+		"$thread_affinity" "$rt_bh_lock"
 } >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"

@@ -48,6 +48,7 @@
 	X(probe_cpu, "0", "the probe's CPU")				\
 	X(i8042, "", "CHANNEL:TIMEOUT_US: run the i8042 region once")	\
 	X(free_irq, "off", "on: free every channel's IRQ during the storm") \
+	X(unload, "off", "on: rmmod the driver at the storm's end, not a stop") \
 	X(stamps, "on", "off: the driver writes no stage stamps")	\
 	X(handler_clock, "off", "on: the driver sums time in handlers")	\
 	X(cyclictest, "off", "on: run Debian's cyclictest beside the probe") \
@@ -98,6 +99,7 @@
 	X(hotplug_handled, "hotplug_cpu: events handled while it was offline") \
 	X(irq_flips, "irq_flip_us: affinity moves made")		\
 	X(freed, "yes: free_irq ran during the storm")			\
+	X(unloaded, "yes: the driver removed at the storm's end, read before") \
 	X(thread_sched, "per channel: its IRQ thread's policy:priority") \
 	X(i8042, "the i8042 region: completed:NS, timeout:NS or none")	\
 	X(section, "the section sweep: done:N, ended:N, timeout:N or none (N sections run)") \

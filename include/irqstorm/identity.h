@@ -59,7 +59,14 @@
 	X(DRIVER, "irqstorm-driver", "a hash of the driver's sources")	\
 	X(KERNEL_PATCHES, "kernel-patches", "kernel-series or none")	\
 	X(KERNEL_PREEMPT_MODES, "kernel-preempt-modes",			\
-	  "the modes its preempt= takes, comma-separated; empty: none")
+	  "the modes its preempt= takes, comma-separated; empty: none")	\
+	X(KERNEL_IRQ_THREAD_AFFINITY, "kernel-irq-thread-affinity",	\
+	  "user (sched_setaffinity() moves an IRQ thread) or interrupt "	\
+	  "(the thread is bound, PF_NO_SETAFFINITY, and follows its "	\
+	  "interrupt's affinity)")					\
+	X(KERNEL_RT_BH_LOCK, "kernel-rt-bh-lock",			\
+	  "PREEMPT_RT's per-CPU BH lock: on (6.12 always; 7.x built with "	\
+	  "PREEMPT_RT_NEEDS_BH_LOCK) or off; empty: no PREEMPT_RT")
 
 #define IRQSTORM_IDENTITY_KEY_ENUM(id, key, help)	IRQSTORM_ID_##id,
 enum irqstorm_identity_key {

@@ -65,6 +65,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include <irqstorm/abi.h>
@@ -94,6 +95,14 @@ static void __iomem *pcim_iomap_region(struct pci_dev *pdev, int bar,
 #define NCH		IRQSTORM_NUM_CHANNELS
 /* Claimed events awaiting a thread: room for every event the device queues. */
 #define FIFO_SIZE	IRQSTORM_QUEUE_DEPTH
+/* How long a stop waits for a channel's deferred events: a hang detector. */
+#define IRQSTORM_DRAIN_TIMEOUT	(10 * HZ)
+/* The per-CPU system workqueue: system_wq is deprecated where it exists. */
+#ifdef IRQSTORM_NO_PERCPU_WQ
+#define irqstorm_percpu_wq	system_wq
+#else
+#define irqstorm_percpu_wq	system_percpu_wq
+#endif
 
 enum irqstorm_threading { TH_HARDIRQ, TH_THREADED, TH_FORCED };
 static const char * const threading_names[] = { "hardirq", "threaded", "forced" };
@@ -180,7 +189,8 @@ struct irqstorm;
 struct irqstorm_chan {
 	struct irqstorm *st;
 	unsigned int index;
-	bool active;		/* IRQ requested and not freed: st->lock */
+	/* IRQ requested and not freed: st->lock; cleared under mask_lock too */
+	bool active;
 	bool shared;		/* its IRQ is shared with other channels */
 	int irq;
 	enum irqstorm_threading threading;
@@ -285,6 +295,17 @@ static void irqstorm_leave(atomic_t *running)
 }
 
 /*
+ * Whether the work may call cond_resched() or toggle BHs: in a task, with
+ * interrupts on. Not in a bottom half (a tasklet, the BH workqueue), nor
+ * in a forced thread on a kernel without PREEMPT_RT, which runs its
+ * handler with BHs and interrupts off (irq_forced_thread_fn()).
+ */
+static bool irqstorm_may_sleep(void)
+{
+	return in_task() && !irqs_disabled();
+}
+
+/*
  * PIO work: every data word through the I/O port, as a non-DMA IDE does.
  * With pio_trigger, the loop is a sweep's section: it first arms the other
  * channel's trigger, while that channel has offsets left.
@@ -292,7 +313,7 @@ static void irqstorm_leave(atomic_t *running)
 static void irqstorm_work_pio(struct irqstorm_chan *c)
 {
 	u32 words = irqstorm_ch_read(c, IRQSTORM_CH_PIO_LEFT);
-	bool may_sleep = c->resched && !in_hardirq();
+	bool may_sleep = c->resched && irqstorm_may_sleep();
 	struct irqstorm_chan *t = c->pio_trigger;
 	u32 i;
 
@@ -363,6 +384,22 @@ static u32 irqstorm_claim(struct irqstorm_chan *c)
 }
 
 /*
+ * The BH-disabled section of a thread. A forced thread without PREEMPT_RT
+ * already runs with BHs and interrupts off: the section is then only the
+ * delay (local_bh_enable() with interrupts off would warn).
+ */
+static void irqstorm_bh_off(struct irqstorm_chan *c)
+{
+	bool toggle = irqstorm_may_sleep();
+
+	if (toggle)
+		local_bh_disable();
+	udelay(c->bh_off_us);
+	if (toggle)
+		local_bh_enable();
+}
+
+/*
  * A claimed event, taken in stage_reg's stage (stamped first, so that the
  * stage's latency is the wake-up's alone), then, in a thread, the BH-disabled
  * section; its work done there or handed to the bottom half. On a level
@@ -374,11 +411,8 @@ static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage
 	unsigned long flags;
 
 	irqstorm_take(c, seq, stage_reg);
-	if (c->bh_off_us && in_task()) {
-		local_bh_disable();
-		udelay(c->bh_off_us);
-		local_bh_enable();
-	}
+	if (c->bh_off_us && in_task())
+		irqstorm_bh_off(c);
 	if (c->context == IRQSTORM_CONTEXT_HANDLER) {
 		irqstorm_process(c, seq);
 		return;
@@ -407,7 +441,7 @@ static void irqstorm_defer(struct irqstorm_chan *c)
 #endif
 		break;
 	case IRQSTORM_CONTEXT_WORKQUEUE:
-		queue_work(system_wq, &c->bh_work);
+		queue_work(irqstorm_percpu_wq, &c->bh_work);
 		break;
 	case IRQSTORM_CONTEXT_WORKQUEUE_HIGHPRI:
 		queue_work(system_highpri_wq, &c->bh_work);
@@ -420,8 +454,9 @@ static void irqstorm_defer(struct irqstorm_chan *c)
  * budget, then queued again while events wait, so that the kernel's own
  * limits (__do_softirq()'s restarts and 2 ms, a worker's rescheduling)
  * decide how long deferred work holds the CPU; once none is left, the
- * channel is unmasked. A handler that queues more queues the bottom half
- * itself.
+ * channel is unmasked (unless its IRQ was freed meanwhile: its line, maybe
+ * shared, would fire for nobody) and irqstorm_drain_bottom_half() woken. A
+ * handler that queues more queues the bottom half itself.
  */
 static void irqstorm_bottom_half(struct irqstorm_chan *c)
 {
@@ -435,11 +470,16 @@ static void irqstorm_bottom_half(struct irqstorm_chan *c)
 	}
 	raw_spin_lock_irqsave(&c->mask_lock, flags);
 	more = !kfifo_is_empty(&c->bh_seqs);
-	if (!more && c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
+	if (!more && c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX && c->active)
 		irqstorm_write(c->st, IRQSTORM_REG_MASK_CLEAR, BIT(c->index));
 	raw_spin_unlock_irqrestore(&c->mask_lock, flags);
-	if (more)
+	if (more) {
 		irqstorm_defer(c);
+		return;
+	}
+	/* The empty fifo before the waiter's check: pairs with wait_var_event(). */
+	smp_mb();
+	wake_up_var(&c->bh_seqs);
 }
 
 static void irqstorm_tasklet(struct tasklet_struct *t)
@@ -577,12 +617,21 @@ static void irqstorm_find_thread(struct irqstorm_chan *c)
 }
 
 /*
- * The channel's bottom half run if it was queued, and finished: a tasklet
- * that tasklet_kill() finds scheduled runs first; it may be scheduled again.
+ * Once no handler defers more: wait until the channel's bottom half has
+ * taken every deferred event and its last run has returned. A run that
+ * finds events left queues the next itself, so flush_work() alone would
+ * wait for one run; and on SMP, tasklet_kill() makes the reschedule of a
+ * run on another CPU a no-op, stranding the rest (an INTx channel masked).
  */
-static void irqstorm_flush_bottom_half(struct irqstorm_chan *c)
+static void irqstorm_drain_bottom_half(struct irqstorm_chan *c)
 {
-	tasklet_kill(&c->tasklet);
+	if (!wait_var_event_timeout(&c->bh_seqs, kfifo_is_empty(&c->bh_seqs),
+				    IRQSTORM_DRAIN_TIMEOUT))
+		dev_err(&c->st->pdev->dev,
+			"channel %u: %u deferred events not run within %u s\n",
+			c->index, kfifo_len(&c->bh_seqs),
+			IRQSTORM_DRAIN_TIMEOUT / HZ);
+	tasklet_unlock_wait(&c->tasklet);
 	flush_work(&c->bh_work);
 }
 
@@ -600,7 +649,7 @@ static void irqstorm_stop(struct irqstorm *st)
 			if (READ_ONCE(st->ch[i].active))
 				synchronize_irq(st->ch[i].irq);
 		for (i = 0; i < NCH; i++)
-			irqstorm_flush_bottom_half(&st->ch[i]);
+			irqstorm_drain_bottom_half(&st->ch[i]);
 	}
 }
 
@@ -609,14 +658,20 @@ static void irqstorm_stop_action(void *data)
 	irqstorm_stop(data);
 }
 
-/* After the IRQs are freed: no bottom half is queued or running. */
+/*
+ * After the IRQs are freed (and the storm stopped, its bottom halves
+ * drained): none is queued or running when the module goes. Only a bottom
+ * half queues itself now, and both calls stop one that does.
+ */
 static void irqstorm_kill_bottom_halves(void *data)
 {
 	struct irqstorm *st = data;
 	unsigned int i;
 
-	for (i = 0; i < NCH; i++)
-		irqstorm_flush_bottom_half(&st->ch[i]);
+	for (i = 0; i < NCH; i++) {
+		tasklet_kill(&st->ch[i].tasklet);
+		cancel_work_sync(&st->ch[i].bh_work);
+	}
 }
 
 /* ---- sysfs ----------------------------------------------------------- */
@@ -685,12 +740,15 @@ static DEVICE_ATTR_RO(first_sched);
 /*
  * Write a channel's number: free its IRQ now, storm or not. The device
  * keeps raising; free_irq() must still return once the handler (or its
- * thread, or a queued run of it) is done.
+ * thread, or a queued run of it) is done. The events it deferred are then
+ * run by its bottom half, which leaves an INTx channel masked.
  */
 static ssize_t free_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t count)
 {
 	struct irqstorm *st = dev_get_drvdata(dev);
+	struct irqstorm_chan *c;
+	unsigned long flags;
 	unsigned int ch;
 	int ret;
 
@@ -699,11 +757,18 @@ static ssize_t free_store(struct device *dev, struct device_attribute *attr,
 		return ret;
 	if (ch >= NCH)
 		return -EINVAL;
-	guard(mutex)(&st->lock);
-	if (!st->ch[ch].active)
+	c = &st->ch[ch];
+	mutex_lock(&st->lock);
+	if (!c->active) {
+		mutex_unlock(&st->lock);
 		return -EINVAL;
-	WRITE_ONCE(st->ch[ch].active, false);
-	devm_free_irq(dev, st->ch[ch].irq, &st->ch[ch]);
+	}
+	raw_spin_lock_irqsave(&c->mask_lock, flags);
+	WRITE_ONCE(c->active, false);
+	raw_spin_unlock_irqrestore(&c->mask_lock, flags);
+	devm_free_irq(dev, c->irq, c);
+	irqstorm_drain_bottom_half(c);
+	mutex_unlock(&st->lock);
 	return count;
 }
 static DEVICE_ATTR_WO(free);
@@ -1166,12 +1231,8 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!st)
 		return -ENOMEM;
 	st->pdev = pdev;
-	ret = devm_mutex_init(dev, &st->lock);
-	if (ret)
-		return ret;
-	ret = devm_mutex_init(dev, &st->region_lock);
-	if (ret)
-		return ret;
+	mutex_init(&st->lock);
+	mutex_init(&st->region_lock);
 	strscpy(st->i8042_result, "none", sizeof(st->i8042_result));
 	strscpy(st->section_result, "none", sizeof(st->section_result));
 	spin_lock_init(&st->section_lock);

@@ -296,6 +296,8 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		       g_strdup_printf("%d:%u", sc->i8042_channel, sc->i8042_timeout_us);
 	case CONF_free_irq:
 		return on_off(sc->free_irq);
+	case CONF_unload:
+		return on_off(sc->unload);
 	case CONF_stamps:
 		return on_off(sc->stamps);
 	case CONF_handler_clock:

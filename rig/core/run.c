@@ -138,11 +138,8 @@ static gboolean mode_listed(const char *modes, const char *mode)
  * would only warn ("Dynamic Preempt: unsupported mode") and run another
  * mode. A build whose identity does not say is not checked.
  */
-static gboolean preempt_check(const IrqstormRunSettings *set, GError **error)
+static gboolean preempt_check(const IrqstormScenario *sc, GStrv id, GError **error)
 {
-	const IrqstormScenario *sc = set->scenario;
-	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
-	g_auto(GStrv) id = irqstorm_identity_read(set->kernel_dir, kid);
 	const char *modes = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_PREEMPT_MODES);
 	g_auto(GStrv) words = g_strsplit_set(sc->cmdline, " \t", -1);
 	g_autofree char *what = NULL;
@@ -164,6 +161,44 @@ static gboolean preempt_check(const IrqstormRunSettings *set, GError **error)
 	return TRUE;
 }
 
+/*
+ * A channel's thread_cpu on a kernel whose IRQ threads user space cannot
+ * move (kernel-irq-thread-affinity = interrupt: Linux 7.3 binds them with
+ * PF_NO_SETAFFINITY, and they follow their interrupt's affinity): refused
+ * before booting, rather than a run that ends thread-sched-failed.
+ */
+static gboolean thread_cpu_check(const IrqstormScenario *sc, GStrv id, GError **error)
+{
+	const char *aff = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_IRQ_THREAD_AFFINITY);
+	g_autofree char *what = NULL;
+
+	if (g_strcmp0(aff, "interrupt") != 0)
+		return TRUE;
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		if (sc->ch[n].thread_cpu == IRQSTORM_NONE)
+			continue;
+		what = irqstorm_identity_kernel_source(id);
+		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+			    "[channel%u] thread_cpu = %d, but the %s kernel (%s) binds IRQ "
+			    "threads to their interrupt's affinity (PF_NO_SETAFFINITY): user "
+			    "space cannot move them; route the interrupt with [guest] irq_cpu "
+			    "instead, and its thread follows", n, sc->ch[n].thread_cpu,
+			    sc->flavour, what);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* What the scenario asks of the kernel built for it: checked before booting. */
+static gboolean kernel_capability_check(const IrqstormRunSettings *set, GError **error)
+{
+	const IrqstormScenario *sc = set->scenario;
+	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
+	g_auto(GStrv) id = irqstorm_identity_read(set->kernel_dir, kid);
+
+	return preempt_check(sc, id, error) && thread_cpu_check(sc, id, error);
+}
+
 static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 			    GError **error)
 {
@@ -180,7 +215,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	if (!p->kernel_path)
 		return FALSE;
 	p->initrd_path = artifact(set->initrd_dir, iname, R_OK, error);
-	if (!p->initrd_path || !preempt_check(set, error))
+	if (!p->initrd_path || !kernel_capability_check(set, error))
 		return FALSE;
 	if (g_mkdir_with_parents(set->out_dir, 0755) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),

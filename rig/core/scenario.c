@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 G_DEFINE_QUARK(irqstorm-scenario-error-quark, irqstorm_scenario_error)
 
@@ -68,23 +69,26 @@ static const char *const flavour_names[] = { "rt", "dyn", NULL };
  * Debian's kernel sources ([kernel] source), by name: the suffix of their
  * kernels' names (scripts/build-kernel.sh), whether kernel-series/ is
  * applied by default (it is made for 6.12 and ported to 7.3), whether they
- * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9).
+ * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9), and whether
+ * their PREEMPT_RT's per-CPU BH lock is a choice (PREEMPT_RT_NEEDS_BH_LOCK,
+ * off by default, on 7.x; 6.12's always takes it).
  *
- * X(name, suffix, series, rt, bh_workqueue)
+ * X(name, suffix, series, rt, bh_workqueue, bh_lock_choice)
  */
 #define DEBIAN_SOURCES(X)					\
-	X("debian-6.12", "", TRUE, TRUE, TRUE)			\
-	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE)		\
-	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE)
+	X("debian-6.12", "", TRUE, TRUE, TRUE, FALSE)		\
+	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE, FALSE)	\
+	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE, TRUE)
 
-#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh) name,
+#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh, lock) name,
 static const char *const source_names[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_NAME) NULL };
 #undef DEBIAN_SOURCE_NAME
 
-#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh) { name, suffix, series, rt, bh },
+#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh, lock) \
+	{ name, suffix, series, rt, bh, lock },
 static const struct {
 	const char *name, *suffix;
-	gboolean series, rt, bh_workqueue;
+	gboolean series, rt, bh_workqueue, bh_lock_choice;
 } debian_sources[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_ROW) };
 #undef DEBIAN_SOURCE_ROW
 
@@ -97,6 +101,7 @@ static guint debian_source(const IrqstormScenario *sc)
 	return G_MAXUINT;
 }
 static const char *const patches_names[] = { "default", "ours", "none", NULL };
+static const char *const bh_lock_names[] = { "default", "on", "off", NULL };
 /* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
 #define SECTION_NAME(id, name, help) name,
 static const char *const section_names[] = {
@@ -118,6 +123,7 @@ static const KeyDesc keys[] = {
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, source_names },
 	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, patches_names },
+	{ "kernel", "bh_lock", KEY_STRING, OFF(bh_lock), 0, 0, bh_lock_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
 	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names,
 	  PROP(PATTERN) },
@@ -157,6 +163,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "i8042_channel", KEY_OPT_INT, OFF(i8042_channel), 0, NCH - 1, NULL },
 	{ "guest", "i8042_timeout_us", KEY_UINT, OFF(i8042_timeout_us), 1, 1000000, NULL },
 	{ "guest", "free_irq", KEY_BOOL, OFF(free_irq), 0, 0, NULL },
+	{ "guest", "unload", KEY_BOOL, OFF(unload), 0, 0, NULL },
 	{ "guest", "handler_clock", KEY_BOOL, OFF(handler_clock), 0, 0, NULL },
 	{ "guest", "cyclictest", KEY_BOOL, OFF(cyclictest), 0, 0, NULL },
 	{ "guest", "cyclictest_prio", KEY_UINT, OFF(cyclictest_prio), 1, 99, NULL },
@@ -194,6 +201,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->flavour = g_strdup("rt");
 	sc->source = g_strdup("debian-6.12");
 	sc->patches = g_strdup("default");
+	sc->bh_lock = g_strdup("default");
 	sc->cmdline = g_strdup("");
 	for (guint n = 0; n < NCH; n++) {
 		IrqstormChannelSpec *c = &sc->ch[n];
@@ -491,6 +499,23 @@ static gboolean check_string(const KeyDesc *k, const char *value, char **why)
  * so that the effective scenario names the same tree from anywhere. The
  * tree itself is checked by the build (scripts/build-kernel.sh).
  */
+/*
+ * A tree's path, absolute and canonical; where it exists, with its
+ * symbolic links resolved: a link to a tree is that tree, one build.
+ */
+static char *tree_path(const char *value)
+{
+	g_autofree char *abs = g_canonicalize_filename(value, NULL);
+	char *real = realpath(abs, NULL);
+	char *path;
+
+	if (!real)
+		return g_steal_pointer(&abs);
+	path = g_strdup(real);
+	free(real);
+	return path;
+}
+
 static gboolean parse_source(const KeyDesc *k, const char *value, char **out,
 			     char **why)
 {
@@ -507,7 +532,7 @@ static gboolean parse_source(const KeyDesc *k, const char *value, char **out,
 		return FALSE;
 	}
 	g_free(*out);
-	*out = strchr(value, '/') ? g_canonicalize_filename(value, NULL) : g_strdup(value);
+	*out = strchr(value, '/') ? tree_path(value) : g_strdup(value);
 	return TRUE;
 }
 
@@ -852,10 +877,50 @@ static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 	if (sc->probe && sc->probe_cpu >= sc->cpus)
 		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
 				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
+	if (sc->unload && (sc->section || sc->i8042_channel != IRQSTORM_NONE ||
+			   sc->irq_flip_us))
+		return conflict(error, "%s: [guest] unload removes the driver while "
+				"the device storms: no section, i8042 region or "
+				"irq_flip_us beside it (they need the driver to the end)",
+				where);
 	return sync_irq_check(sc, where, error) && section_check(sc, where, error);
 }
 
 /* The [kernel] group's combinations that cannot be built or would mislead. */
+/*
+ * [kernel] bh_lock: PREEMPT_RT's per-CPU BH lock, where the source makes it
+ * a choice (7.x: PREEMPT_RT_NEEDS_BH_LOCK, off by default; a tree: tried).
+ * 6.12's PREEMPT_RT always takes it: on is its own kernel, off cannot be.
+ */
+static gboolean bh_lock_check(const IrqstormScenario *sc, const char *where,
+			      GError **error)
+{
+	guint d = debian_source(sc);
+
+	if (!strcmp(sc->bh_lock, "default"))
+		return TRUE;
+	if (strcmp(sc->flavour, "rt"))
+		return conflict(error, "%s: [kernel] bh_lock = %s with flavour = %s: the "
+				"BH lock is PREEMPT_RT's (flavour = rt); without it "
+				"local_bh_disable() keeps softirqs off the CPU, no lock",
+				where, sc->bh_lock, sc->flavour);
+	if (d != G_MAXUINT && !debian_sources[d].bh_lock_choice &&
+	    !strcmp(sc->bh_lock, "off"))
+		return conflict(error, "%s: [kernel] bh_lock = off with source = %s: its "
+				"PREEMPT_RT always serialises a CPU's bottom halves with the "
+				"per-CPU BH lock (PREEMPT_RT_NEEDS_BH_LOCK, which makes it a "
+				"choice, came in 7.x: source = debian-7.3)", where, sc->source);
+	return TRUE;
+}
+
+/* Whether the kernel is built with PREEMPT_RT_NEEDS_BH_LOCK=y: a name suffix. */
+static gboolean bh_lock_built(const IrqstormScenario *sc)
+{
+	guint d = debian_source(sc);
+
+	return !strcmp(sc->bh_lock, "on") && (d == G_MAXUINT || debian_sources[d].bh_lock_choice);
+}
+
 static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
 			     GError **error)
 {
@@ -880,6 +945,8 @@ static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
 					"[kernel] source = %s: BH workqueues (WQ_BH) came "
 					"in Linux 6.9; use tasklet, the softirq they replace",
 					where, n, sc->source);
+	if (!bh_lock_check(sc, where, error))
+		return FALSE;
 	for (gsize i = 0; !strcmp(patches, "none") && i < G_N_ELEMENTS(needs_series); i++)
 		if (strstr(sc->cmdline, needs_series[i]))
 			return conflict(error, "%s: [kernel] cmdline has %s, which only "
@@ -1406,6 +1473,8 @@ char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
 		g_string_append(name, "-patches-none");
 	if (!strcmp(sc->patches, "ours") && tree)
 		g_string_append(name, "-patches-ours");
+	if (bh_lock_built(sc))
+		g_string_append(name, "-bh-lock");
 	return g_string_free(name, FALSE);
 }
 

@@ -117,6 +117,7 @@ typedef struct {
 	char *source;			/* "debian-6.12", "debian-6.1" or a
 					 * tree's absolute path */
 	char *patches;			/* "default", "ours", "none" */
+	char *bh_lock;			/* "default", "on", "off": PREEMPT_RT's BH lock */
 	char *cmdline;			/* extra kernel boot options */
 
 	/* [channel0] .. [channel3] */
@@ -132,6 +133,7 @@ typedef struct {
 	int i8042_channel;		/* run the i8042 region on it, or NONE */
 	guint i8042_timeout_us;
 	gboolean free_irq;		/* free_irq() every channel mid-storm */
+	gboolean unload;		/* rmmod at the storm's end, not a stop */
 	gboolean handler_clock;		/* guest sums time in handlers */
 	gboolean cyclictest;		/* Debian's cyclictest beside the probe */
 	guint cyclictest_prio;
@@ -199,8 +201,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
  * The name the build gives the kernel a scenario boots, and its driver,
  * initramfs and identity: the flavour ("rt", "dyn"), with "-6.1" for
  * [kernel] source = debian-6.1 ("dyn-6.1"), "-tree-KEY" for a tree (KEY:
- * 8 hex digits of the SHA-256 of its absolute path), and "-patches-none"
- * or "-patches-ours" when [kernel] patches is not the source's default.
+ * 8 hex digits of the SHA-256 of its absolute path), "-patches-none"
+ * or "-patches-ours" when [kernel] patches is not the source's default, and
+ * "-bh-lock" when [kernel] bh_lock = on builds PREEMPT_RT_NEEDS_BH_LOCK in
+ * ("rt-7.3-bh-lock").
  */
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc);
 /* The user's kernel tree ([kernel] source is a path), or NULL. */

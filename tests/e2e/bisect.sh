@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # irqstorm bisect-step with git bisect run, on a kernel tree of the user's:
-#   - a git tree made from Debian's linux-source-6.12 as shipped (no
-#     kernel-series/): a base commit, a harmless commit (a comment), and a
-#     commit that delays the IRQ thread (udelay() in irq_thread_fn());
+#   - a git tree made from Debian's linux-source-6.12 as shipped (or 7.3,
+#     with IRQSTORM_BISECT_SOURCE=7.3; no kernel-series/): a base commit, a
+#     harmless commit (a comment), and a commit that delays the IRQ thread
+#     (udelay() in irq_thread_fn());
 #   - bisect-step says good at the base and bad at the delay, and
 #     `git bisect run` with it names the delay commit as the first bad one,
 #     rebuilding incrementally (one build directory for every step);
 #   - the tree is left byte for byte as it was: its files, its index, its
 #     refs (git bisect's own state aside, which git bisect reset removes);
-#   - the README's run of a tree and its git bisect run, as written (the
+#   - on 6.12 only, the README's run of a tree and its git bisect run, as written (the
 #     README's scenario, flavour and limit; HOME where ~/linux is the tree
 #     and ~/irqstorm the checkout): the run boots the tree, the bisection
 #     names the delay commit;
 #   - summary.json names the tree, its commit and version;
-#   - bad input exits 125 (skip) naming why: not a kernel tree, a path
+#   - on 6.12 only, bad input exits 125 (skip) naming why: not a kernel tree, a path
 #     kbuild cannot take (a space), a version
 #     before 6.1, a tree that does not build (with the log's path);
 #     a wrong command line exits 128 (git bisect run aborts).
@@ -33,7 +34,12 @@ irqstorm=$(realpath "$irqstorm")
 scenario=$(realpath "$scenario")
 
 cache=${IRQSTORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqstorm}
-tree=$cache/test-trees/bisect-6.12
+ver=${IRQSTORM_BISECT_SOURCE:-6.12}
+case $ver in
+6.12 | 7.3) ;;
+*) fail "IRQSTORM_BISECT_SOURCE=$ver: 6.12 or 7.3" ;;
+esac
+tree=$cache/test-trees/bisect-$ver
 export GIT_AUTHOR_NAME=irqstorm-test GIT_AUTHOR_EMAIL=test@irqstorm.invalid
 export GIT_COMMITTER_NAME=irqstorm-test GIT_COMMITTER_EMAIL=test@irqstorm.invalid
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
@@ -56,22 +62,25 @@ new_tree() {
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	local pkg
-	pkg=$("$(dirname "$0")/../../scripts/debian-fetch.sh" linux-source-6.12) ||
-		fail "cannot fetch linux-source-6.12"
-	echo "making the test tree $tree from $pkg/usr/src/linux-source-6.12.tar.xz" >&2
-	tar xJf "$pkg/usr/src/linux-source-6.12.tar.xz" -C "$tree" --strip-components=1
+	pkg=$("$(dirname "$0")/../../scripts/debian-fetch.sh" "linux-source-$ver") ||
+		fail "cannot fetch linux-source-$ver"
+	echo "making the test tree $tree from $pkg/usr/src/linux-source-$ver.tar.xz" >&2
+	tar xJf "$pkg/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
 	g init -q
 	g config core.compression 1
 	# Debian's .gitignore ignores every top-level path (its packaging): -f.
 	g add -A -f .
-	g commit -q -m "base: Debian's linux-source-6.12 as shipped"
+	g commit -q -m "base: Debian's linux-source-$ver as shipped"
 	g tag base
 	printf '/* irqstorm test: a harmless change, a comment. */\n' >>"$tree/kernel/irq/manage.c"
 	g commit -q -am "harmless: a comment at the end of kernel/irq/manage.c"
+	# irq_thread_fn() calls the thread function in a statement (6.12) or
+	# in its first declaration (7.3): the delay goes before either.
 	sed -i -e 's|^#include <linux/irq.h>$|&\n#include <linux/delay.h>|' \
 		-e "/^static irqreturn_t irq_thread_fn(/,/^}/ s|^\tret = action->thread_fn(action->irq, action->dev_id);|\tudelay($DELAY_US);\n&|" \
+		-e "/^static irqreturn_t irq_thread_fn(/,/^}/ s|^\tirqreturn_t ret = action->thread_fn(action->irq, action->dev_id);|\tirqreturn_t ret;\n\n\tudelay($DELAY_US);\n\tret = action->thread_fn(action->irq, action->dev_id);|" \
 		"$tree/kernel/irq/manage.c"
-	[ "$(g diff --numstat | cut -f1)" = 2 ] || fail "the delay commit's edit did not apply: $(g diff)"
+	g diff | grep -q "^+	udelay($DELAY_US);$" || fail "the delay commit's edit did not apply: $(g diff)"
 	g commit -q -am "delay: udelay($DELAY_US) before every threaded handler (irq_thread_fn)"
 	g tag delay
 }
@@ -116,7 +125,7 @@ cat "$out/first.txt" >&2
 base_dir=$out/steps/$(g rev-parse --short=12 HEAD)
 [ "$status" = 0 ] || fail "bisect-step with a limit nothing exceeds: exit $status"
 jq -e --arg t "$tree" '.kernel["kernel-tree"] == $t and (.kernel["kernel-tree-commit"] | length) == 40
-	and .kernel["kernel-tree-changes"] == "none" and (.kernel["kernel-tree-version"] | startswith("6.12."))
+	and .kernel["kernel-tree-changes"] == "none" and (.kernel["kernel-tree-version"] | startswith("'"$ver"'."))
 	and .kernel["kernel-patches"] == "none"' "$base_dir/summary.json" >/dev/null ||
 	fail "summary.json does not name the tree: $(jq -c .kernel "$base_dir/summary.json")"
 delayed=$(jq -r '.stages.thread.p50' "$base_dir/summary.json")
@@ -151,6 +160,11 @@ grep -q "^$(g rev-parse delay) is the first bad commit" "$out/bisect.txt" ||
 	fail "git bisect run did not name the delay commit"
 g bisect reset delay >/dev/null 2>&1
 [ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was"
+
+if [ "$ver" != 6.12 ]; then
+	echo "PASS: $ver: bisect-step at base good, at delay bad; git bisect run named the delay commit; the tree unchanged"
+	exit 0
+fi
 
 # The README's two commands for a tree of one's own, as written: HOME a
 # directory where linux is this tree and irqstorm the checkout (its build

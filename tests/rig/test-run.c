@@ -304,6 +304,31 @@ static void test_preempt_modes(Fixture *f, gconstpointer data)
 }
 
 /*
+ * thread_cpu on a kernel whose IRQ threads follow their interrupt
+ * (kernel-irq-thread-affinity=interrupt) is refused before QEMU starts;
+ * on one where user space moves them, it boots (the fake QEMU fails).
+ */
+static void test_thread_cpu(Fixture *f, gconstpointer data)
+{
+	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
+	const char *const cpu[] = { "--set", "channel0.thread_cpu=0", NULL };
+	g_autofree char *err = NULL, *out = NULL;
+
+	tu_write(id, "kernel-debian-source=linux-source-7.3 7.3.4-1~bpo13+1\n"
+		 "kernel-irq-thread-affinity=interrupt\n");
+	g_assert_cmpint(run(f, cpu, NULL, &err), ==, 1);
+	g_assert_nonnull(strstr(err, "[channel0] thread_cpu = 0, but the rt kernel "
+				"(linux-source-7.3 7.3.4-1~bpo13+1) binds IRQ threads to "
+				"their interrupt's affinity (PF_NO_SETAFFINITY)"));
+	g_assert_nonnull(strstr(err, "[guest] irq_cpu"));
+	g_assert_false(g_file_test(f->out, G_FILE_TEST_EXISTS));
+	tu_write(id, "kernel-debian-source=linux-source-6.12 6.12.118-1~deb12u1\n"
+		 "kernel-irq-thread-affinity=user\n");
+	g_assert_cmpint(run(f, cpu, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "incomplete: QEMU exited with status 1"));
+}
+
+/*
  * Deterministic needs the configuration and a QEMU with the icount fix:
  * one whose identity does not name it (an older build, or Debian's QEMU
  * through --qemu-dir) is not called so, in summary.json or the summary.
@@ -448,6 +473,7 @@ int main(int argc, char **argv)
 	ADD("/run/qemu-fails", test_qemu_fails);
 	ADD("/run/deterministic", test_deterministic);
 	ADD("/run/preempt-modes", test_preempt_modes);
+	ADD("/run/thread-cpu", test_thread_cpu);
 #undef ADD
 	return g_test_run();
 }

@@ -4,11 +4,15 @@
  * (with the file, group and key in the message), --set overrides, and the
  * effective-scenario round trip.
  */
+#include <stdlib.h>
+#include <unistd.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "core/machine.h"
 #include "core/console.h"
 #include "core/scenario.h"
+#include "testutil.h"
 
 static IrqstormScenario *load(const char *text, GError **error)
 {
@@ -118,6 +122,12 @@ static void test_errors(void)
 		  "debian-6.12, debian-6.1, debian-7.3, or the path of a kernel source tree" },
 		{ "[kernel]\npatches = some\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "default, ours, none" },
+		{ "[kernel]\nbh_lock = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE,
+		  "default, on, off" },
+		{ "[kernel]\nflavour = dyn\nbh_lock = on\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "the BH lock is PREEMPT_RT's" },
+		{ "[kernel]\nbh_lock = off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "bh_lock = off with source = debian-6.12: its PREEMPT_RT always serialises" },
 		{ "[kernel]\nsource = debian-6.1\nflavour = dyn\npatches = ours\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "kernel-series/ is made for linux-source-6.12 and 7.3 and is not applied to 6.1" },
@@ -422,6 +432,10 @@ static void test_kernel_source(void)
 		{ { "kernel.patches=ours" }, "rt", "ours" },
 		{ { "kernel.flavour=dyn", "kernel.source=debian-6.1" }, "dyn-6.1", "none" },
 		{ { "kernel.source=debian-7.3" }, "rt-7.3", "ours" },
+		{ { "kernel.source=debian-7.3", "kernel.bh_lock=on" }, "rt-7.3-bh-lock", "ours" },
+		{ { "kernel.source=debian-7.3", "kernel.bh_lock=off" }, "rt-7.3", "ours" },
+		{ { "kernel.bh_lock=on" }, "rt", "ours" },
+		{ { "kernel.source=/src/linux", "kernel.bh_lock=on" }, "rt-tree-KEY-bh-lock", "none" },
 		{ { "kernel.flavour=dyn", "kernel.source=debian-7.3", "kernel.patches=none" },
 		  "dyn-7.3-patches-none", "none" },
 		{ { "kernel.flavour=dyn", "kernel.source=/src/linux" }, "dyn-tree-KEY", "none" },
@@ -464,7 +478,14 @@ static void test_kernel_source_path(void)
 		g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
 		g_autofree char *set = g_strconcat("kernel.source=", given[i], NULL);
 		g_autofree char *want = g_canonicalize_filename(given[i], cwd);
+		char *real = realpath(want, NULL);
 
+		/* One that exists is taken with its links resolved. */
+		if (real) {
+			g_free(want);
+			want = g_strdup(real);
+			free(real);
+		}
 		g_assert_true(irqstorm_scenario_set(sc, set, &err));
 		g_assert_no_error(err);
 		g_assert_cmpstr(irqstorm_scenario_kernel_tree(sc), ==, want);
@@ -485,6 +506,26 @@ static void test_kernel_source_path(void)
 
 		g_assert_true(irqstorm_scenario_set(sc, "kernel.source=debian-6.1", &err));
 		g_assert_null(irqstorm_scenario_kernel_tree(sc));
+	}
+	{
+		/* A symbolic link to a tree is the tree: one kernel name, one build. */
+		g_autofree char *dir = tu_make_dir();
+		g_autofree char *tree = g_build_filename(dir, "tree", NULL);
+		g_autofree char *link = g_build_filename(dir, "link", NULL);
+		g_autofree char *set = g_strconcat("kernel.source=", link, NULL);
+		g_autofree char *real = NULL;
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[run]\n", &err);
+		char *r;
+
+		g_assert_cmpint(g_mkdir(tree, 0755), ==, 0);
+		g_assert_cmpint(symlink(tree, link), ==, 0);
+		r = realpath(tree, NULL);
+		real = g_strdup(r);
+		free(r);
+		g_assert_true(irqstorm_scenario_set(sc, set, &err));
+		g_assert_cmpstr(irqstorm_scenario_kernel_tree(sc), ==, real);
+		tu_rmtree(dir);
 	}
 }
 
