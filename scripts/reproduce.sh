@@ -131,29 +131,46 @@ dyn_profiles() {	# CASE: its profiles that boot the dyn kernel of the default so
 		END { for (i = 1; i <= n; i++) if (dyn[name[i]] && !other[name[i]]) print name[i] }' \
 		"scenarios/$1.ini" | paste -sd, -
 }
-run_case_61() {
-	local c=ide-pio rc=0
+# run_case_as CASE AS PROFILES [--set KEY=VALUE]...: CASE's PROFILES
+# (comma-separated) again with the overrides, as the case AS of OUT.
+run_case_as() {
+	local c=$1 as=$2 pr=$3 rc=0 d shards=()
+	shift 3
 	if [ -n "$REWRITE" ]; then
-		[ -f "$OUT/$c-6.1/matrix.json" ] || die "--rewrite: $OUT/$c-6.1 has no runs; run reproduce.sh in full first"
+		[ -f "$OUT/$as/matrix.json" ] || die "--rewrite: $OUT/$as has no runs; run reproduce.sh in full first"
 		return
 	fi
-	rm -rf "${OUT:?}/$c-6.1"
+	rm -rf "${OUT:?}/$as"
 	if [ ${#MERGE[@]} -gt 0 ]; then
-		local d shards=()
-		for d in "${MERGE[@]}"; do shards+=("$d/$c-6.1"); done
-		"$IRQSTORM" merge "$OUT/$c-6.1" "${shards[@]}" >"$OUT/$c-6.1.log" 2>&1 || rc=$?
+		for d in "${MERGE[@]}"; do shards+=("$d/$as"); done
+		"$IRQSTORM" merge "$OUT/$as" "${shards[@]}" >"$OUT/$as.log" 2>&1 || rc=$?
 	else
-		"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$(dyn_profiles "$c")" \
-			--set kernel.source=debian-6.1 ${SHARD:+--shard "$SHARD"} \
-			--out "$OUT/$c-6.1" --jobs "$(nproc)" >"$OUT/$c-6.1.log" 2>&1 || rc=$?
+		"$IRQSTORM" matrix "scenarios/$c.ini" --vary "run.profile=$pr" "$@" \
+			${SHARD:+--shard "$SHARD"} --out "$OUT/$as" --jobs "$(nproc)" \
+			>"$OUT/$as.log" 2>&1 || rc=$?
 	fi
 	case $rc in
 	0 | 2 | 3) ;;
-	*) die "case $c on 6.1: irqstorm matrix/merge failed with exit status $rc (see $OUT/$c-6.1.log)" ;;
+	*) die "case $as: irqstorm matrix/merge failed with exit status $rc (see $OUT/$as.log)" ;;
 	esac
 }
 log "case ide-pio on linux-source-6.1: $(dyn_profiles ide-pio)${SHARD:+, shard $SHARD}"
-run_case_61
+run_case_as ide-pio ide-pio-6.1 "$(dyn_profiles ide-pio)" --set kernel.source=debian-6.1
+
+# ---- Linux 7.3 against 6.12 --------------------------------------------------
+# The cases where 7.3 changed what they are about, on Debian's
+# linux-source-7.3: priority (the secondary thread's FIFO 49),
+# irqd-vs-threads (the series as ported) and bh-lock, whose PREEMPT_RT lock
+# 7.3 makes a choice, off by default: bh-lock-7.3 without it, bh-lock-7.3-lock
+# with it ([kernel] bh_lock = on).
+K73_CASES="priority irqd-vs-threads bh-lock"
+for c in $K73_CASES; do
+	log "case $c on linux-source-7.3: $(profiles "$c")${SHARD:+, shard $SHARD}"
+	run_case_as "$c" "$c-7.3" "$(profiles "$c")" --set kernel.source=debian-7.3
+done
+log "case bh-lock on linux-source-7.3 with its BH lock: $(profiles bh-lock)${SHARD:+, shard $SHARD}"
+run_case_as bh-lock bh-lock-7.3-lock "$(profiles bh-lock)" --set kernel.source=debian-7.3 \
+	--set kernel.bh_lock=on
 
 # ---- worst case by construction: triggered sweeps ----------------------------
 # Each kind of section on rt and on dyn booted with preempt=full, under a
@@ -167,10 +184,22 @@ SWEEP_KINDS="irqs_off preempt_off bh_off spinlock raw_spinlock user"
 SWEEP_KERNELS="rt dyn"
 sweep_dir() { echo "$OUT/sweep/$1-$2-$3"; }	# KERNEL HANDLER KIND
 
+# And the bh_off sections on 7.3's rt, without its BH lock and with it.
+SWEEP_73_KERNELS="rt-7.3 rt-7.3-bh-lock"
+kernel_args() {	# KERNEL: the overrides that boot it
+	case $1 in
+	rt) ;;
+	dyn) echo "--set kernel.flavour=dyn --set kernel.cmdline=preempt=full" ;;
+	rt-7.3) echo "--set kernel.source=debian-7.3" ;;
+	rt-7.3-bh-lock) echo "--set kernel.source=debian-7.3 --set kernel.bh_lock=on" ;;
+	*) die "no sweep kernel $1" ;;
+	esac
+}
+
 sweep_one() {	# KERNEL HANDLER KIND: HANDLER of the swept channel, or for pio of the PIO one
 	local d rc=0 args=() sc=sweep-irqs-off
 	d=$(sweep_dir "$1" "$2" "$3")
-	[ "$1" = rt ] || args=(--set kernel.flavour=dyn --set kernel.cmdline=preempt=full)
+	read -r -a args <<<"$(kernel_args "$1")"
 	if [ "$3" = pio ]; then
 		sc=sweep-pio
 		args+=(--set "channel1.threading=$2")
@@ -197,9 +226,11 @@ run_sweeps() {
 	fi
 	[ -z "$SHARD" ] || [ "${SHARD%%/*}" = 1 ] || return 0
 	mkdir -p "$OUT/sweep"
-	for k in $SWEEP_KERNELS; do
+	for k in $SWEEP_KERNELS $SWEEP_73_KERNELS; do
 		for th in hardirq threaded; do
-			for kind in $SWEEP_KINDS pio; do
+			kinds="$SWEEP_KINDS pio"
+			[[ " $SWEEP_KERNELS " == *" $k "* ]] || kinds=bh_off
+			for kind in $kinds; do
 				sweep_one "$k" "$th" "$kind" &
 				pids+=($!)
 				if [ ${#pids[@]} -ge "$(nproc)" ]; then
@@ -211,7 +242,7 @@ run_sweeps() {
 	done
 	for d in "${pids[@]}"; do wait "$d" || die "a sweep failed (above)"; done
 }
-log "sweeps: $SWEEP_KINDS on $SWEEP_KERNELS${SHARD:+, shard $SHARD}"
+log "sweeps: $SWEEP_KINDS on $SWEEP_KERNELS, bh_off on $SWEEP_73_KERNELS${SHARD:+, shard $SHARD}"
 run_sweeps
 if [ -n "$SHARD" ]; then
 	log "shard $SHARD of every case is in $OUT; results.md needs every shard:" \
@@ -366,18 +397,19 @@ explain() {	# DIR NAME [explain options]: its output in OUT/explain/NAME.log
 }
 
 EXPLAIN_OFFSET=40000
-explain_sweep() {	# KIND: rt, threaded, the event aimed at EXPLAIN_OFFSET
-	local d seq
-	d=$(sweep_dir rt threaded "$1")
+explain_sweep() {	# KIND [KERNEL]: KERNEL (rt), threaded, the event aimed at EXPLAIN_OFFSET
+	local d seq k=${2:-rt}
+	d=$(sweep_dir "$k" threaded "$1")
 	seq=$(awk -F, -v o=$EXPLAIN_OFFSET 'NR > 1 && $1 == o { print $2; exit }' "$d/sweep.csv")
-	[ -n "$seq" ] || die "sweep rt threaded $1: no event at offset $EXPLAIN_OFFSET"
-	explain "$d" "sweep-rt-threaded-$1" --stage thread --event "$seq"
+	[ -n "$seq" ] || die "sweep $k threaded $1: no event at offset $EXPLAIN_OFFSET"
+	explain "$d" "sweep-$k-threaded-$1" --stage thread --event "$seq"
 }
 
 log "explain: each case's worst event; the bh_off and preempt_off sweeps at $EXPLAIN_OFFSET ns"
 for c in "${CASES[@]}"; do explain_case "$c"; done
 explain_sweep bh_off
 explain_sweep preempt_off
+for k in $SWEEP_73_KERNELS; do explain_sweep bh_off "$k"; done
 # 6.1 against 6.12: the profile whose probe maximum moved the most, its
 # worst probe wake-up on each kernel.
 K61_PROFILE=$(for p in $(dyn_profiles ide-pio | tr , ' '); do
@@ -636,6 +668,81 @@ table_k61_explain() {
 		d=$(cell ide-pio "$K61_PROFILE")
 		[ "$k" = 6.12 ] || d=$OUT/ide-pio-6.1/profile=$K61_PROFILE
 		echo "| $k | $K61_PROFILE | $(explained "$d")"
+	done
+}
+
+# The 7.3 tables: each profile of CASE on 6.12 (CASE) and on 7.3 (CASE-7.3,
+# and CASE-7.3-lock where it has one), one cell per kernel and measure.
+k73_dirs() {	# CASE PROFILE: the runs' directories, 6.12 first
+	local d
+	echo "$(cell "$1" "$2")"
+	for d in "$OUT/$1-7.3" "$OUT/$1-7.3-lock"; do
+		[ ! -d "$d" ] || echo "$d/profile=$2"
+	done
+}
+k73_row() {	# CASE PROFILE JQ-STAGE...: p99 / max of each stage on each kernel
+	local c=$1 p=$2 st d row="| \`$2\` |"
+	shift 2
+	for st in "$@"; do
+		while read -r d; do row+=" $(p99_max "$st" "$d/summary.json") |"; done < <(k73_dirs "$c" "$p")
+	done
+	echo "$row"
+}
+table_k73_priority() {
+	echo "| profile | ch0 thread p99 / max (us), 6.12 | 7.3 | ch1 thread p99 / max (us), 6.12 | 7.3 | ch0, ch1 thread function's thread, policy:priority, 6.12 | 7.3 |"
+	echo "|---|---:|---:|---:|---:|---|---|"
+	for p in $(profiles priority | tr , ' '); do
+		echo "$(k73_row priority "$p" '.channels["0"].stages.thread' '.channels["1"].stages.thread')" \
+			"$(while read -r d; do printf ' %s |' "$(jq -r '.counts.guest.thread_sched | split(",")[0:2] | join(", ")' "$d/summary.json")"; done < <(k73_dirs priority "$p"))"
+	done
+}
+table_k73_irqd() {
+	echo "| profile | critical ch0 thread p99 / max (us), 6.12 | 7.3 | long ch1 done p99 / max (us), 6.12 | 7.3 | irq/N threads, 6.12 | 7.3 |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for p in $(profiles irqd-vs-threads | tr , ' '); do
+		echo "$(k73_row irqd-vs-threads "$p" '.channels["0"].stages.thread' '.channels["1"].stages.done')" \
+			"$(while read -r d; do printf ' %s |' "$(jq -r '.counts.guest.irq_threads' "$d/summary.json")"; done < <(k73_dirs irqd-vs-threads "$p"))"
+	done
+}
+table_k73_bhlock() {	# one row per 7.3 run, the 6.12 run beside it
+	local p d a lock
+	echo "| profile | 7.3's rt | ch0 thread p99 / max (us), 7.3 | 6.12 (BH lock always) | ch0 done p99 / max (us), 7.3 | 6.12 |"
+	echo "|---|---|---:|---:|---:|---:|"
+	for p in $(profiles bh-lock | tr , ' '); do
+		a=$(cell bh-lock "$p")/summary.json
+		for lock in "" -lock; do
+			d=$OUT/bh-lock-7.3$lock/profile=$p/summary.json
+			echo "| \`$p\` | $([ -n "$lock" ] && echo "with the BH lock" || echo "without the BH lock") |" \
+				"$(p99_max '.channels["0"].stages.thread' "$d") | $(p99_max '.channels["0"].stages.thread' "$a") |" \
+				"$(p99_max '.channels["0"].stages.done' "$d") | $(p99_max '.channels["0"].stages.done' "$a") |"
+		done
+	done
+}
+k73_label() {	# KERNEL: as the 7.3 tables name it
+	case $1 in
+	rt) echo "rt 6.12 (BH lock)" ;;
+	rt-7.3) echo "rt 7.3 without the BH lock" ;;
+	rt-7.3-bh-lock) echo "rt 7.3 with the BH lock" ;;
+	esac
+}
+table_sweep73() {
+	local k th stage
+	echo "| kernel | handler | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
+	echo "|---|---|---|---:|---:|---:|---|---:|---:|---:|"
+	for k in rt $SWEEP_73_KERNELS; do
+		for th in hardirq threaded; do
+			stage=hardirq
+			[ "$th" = hardirq ] || stage=thread
+			echo "| $(k73_label "$k") | $th | $stage | $(sweep_cells "$(sweep_dir "$k" "$th" bh_off)" "$stage")"
+		done
+	done
+}
+table_explain73() {
+	local k
+	echo "| kernel | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
+	echo "|---|---|---:|---:|---:|---:|---|"
+	for k in rt $SWEEP_73_KERNELS; do
+		echo "| $(k73_label "$k") | $(explained "$(sweep_dir "$k" threaded bh_off)")"
 	done
 }
 
