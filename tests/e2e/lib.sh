@@ -39,3 +39,44 @@ dyn_run() {
 	   fail "$name: exit status $status" ;;
 	esac
 }
+
+# The storm past the guest's saturation that bh-smp.sh and unload.sh run on
+# two vCPUs without icount, as run options: 200 kHz, 64 PIO words each.
+SATURATED=(--set machine.cpus=2 --set machine.icount=off --set channel0.rate=200000
+	--set channel0.work=pio --set channel0.pio_words=64 --set run.log_mb=64 --duration 1)
+
+# saturated_ok NAME STATUS: run NAME ended as a run past saturation must:
+# complete, every cross-check passed, nothing lost, no kernel warning, bug,
+# oops, lockup or stall, and exit 0 or 3 with a livelock reported.
+saturated_ok() {
+	local name=$1 status=$2 s=$out/$1/summary.json
+	[ -f "$s" ] || fail "$name: no summary (exit $status): $(cat "$out/$name/INCOMPLETE" 2>/dev/null)"
+	jq -e '.complete and (.failed_checks | length) == 0 and .counts.device.guest_errors == 0
+		and .counts.host.lost == 0' "$s" >/dev/null ||
+		fail "$name: $(jq -c '{complete, incomplete_reason, failed_checks}' "$s")"
+	jq -e '.kernel_events | map(select(test("WARNING|BUG|Oops|lockup|LOCKUP|stall|blocked"))) |
+		length == 0' "$s" >/dev/null || fail "$name: kernel events: $(jq -c .kernel_events "$s")"
+	case $status in
+	0) ;;
+	3) jq -e '.storm.ended_by == "device" and (.stalls | length) == 1 and
+		(.stalls[0] | startswith("livelock:"))' "$s" >/dev/null ||
+		fail "$name: exit 3 without a livelock: $(jq -c .stalls "$s")" ;;
+	*) fail "$name: exit status $status" ;;
+	esac
+}
+
+# each_deferred_context FN: FN NAME FLAVOUR THREADING CONTEXT IRQ_MODE for
+# every deferred context, on rt (deferred from the IRQ thread) and dyn (from
+# the hard interrupt handler), INTx and MSI alternately; $runs counts them.
+each_deferred_context() {
+	local k ctx mode
+	runs=0
+	for k in rt:threaded dyn:hardirq; do
+		for ctx in tasklet bh_workqueue workqueue workqueue_highpri; do
+			mode=intx
+			[ $((runs % 2)) -eq 0 ] || mode=msi
+			runs=$((runs + 1))
+			"$1" "${k%:*}-$ctx-$mode" "${k%:*}" "${k#*:}" "$ctx" "$mode"
+		done
+	done
+}
