@@ -81,11 +81,15 @@ probe() { get ".stages.probe.$1" "$2"; }
 ch0() { get ".channels[\"0\"].stages.$1" "$2"; }
 
 # softirq-exit: on dyn the tasklet runs on interrupt exit, on top of the
-# probe, for several runs (measured: max 8.4 and 10.2 handler lengths),
-# until handle_softirqs()'s limits hand it to ksoftirqd: 10 passes or 2 ms
-# (2 jiffies at HZ=1000), whichever is first (measured 1559 and 1892 us <
-# 2000 + one run); on RT it runs in the IRQ thread below the probe (x0.022
-# and x0.018 of dyn's).
+# probe, which waits for whole runs: more than one (measured 1.67 and 4.80
+# handler lengths, full and none); for several where the storm meets the
+# probe in the kernel, the tasklet on its own stack (4.80, none), until
+# the deferred work runs out or handle_softirqs()'s limits hand it to
+# ksoftirqd: 10 passes or 2 ms (2 jiffies at HZ=1000), whichever is first
+# (measured 865 and 311 us < 2000 + one run). Which profile meets that
+# phase moves with the kernel's code (1559 and 1892 us, both, before the
+# driver's drain of 2026-12-06). On RT it runs in the IRQ thread below the
+# probe (x0.036 and x0.10 of dyn's).
 se_none=$(run se-none softirq-exit none 0)
 se_full=$(run se-full softirq-exit full 0)
 se_rt=$(run se-rt softirq-exit rt 0)
@@ -94,17 +98,19 @@ for s in "$se_none" "$se_full" "$se_rt"; do
 	[ "$(get '.counts.guest.softirqs.TASKLET[0]' "$s")" -gt 0 ] || fail "softirq-exit: no TASKLET softirq counted"
 done
 for s in "$se_none" "$se_full"; do
-	lt "$(get .stages.handler.max "$s")" "$(probe max "$s")" 0.33 "softirq-exit: dyn probe max over 3 tasklet runs"
+	lt "$(get .stages.handler.max "$s")" "$(probe max "$s")" 0.9 "softirq-exit: dyn probe max over one tasklet run"
 	lt "$(probe max "$s")" "$((2000000 + $(get .stages.handler.max "$s")))" 1.1 \
 		"softirq-exit: dyn probe max within 2 ms and one run"
-	lt "$(probe max "$se_rt")" "$(probe max "$s")" 0.1 "softirq-exit: rt probe max against dyn"
+	lt "$(probe max "$se_rt")" "$(probe max "$s")" 0.15 "softirq-exit: rt probe max against dyn"
 	[ "$(get '.counts.guest.ksoftirqd[0]' "$s")" -gt 0 ] || fail "softirq-exit: ksoftirqd never ran on dyn"
 done
+several=$(awk -v a="$(probe max "$se_none")" -v b="$(probe max "$se_full")" 'BEGIN { print (a > b ? a : b) }')
+lt "$(get .stages.handler.max "$se_none")" "$several" 0.33 "softirq-exit: dyn probe max over 3 tasklet runs in one profile"
 
 # bh-lock (rt): channel 0's thread waits for channel 1's bottom half, and
 # for its BH-disabled section, on the per-CPU BH lock (p99 191 and 194 us),
-# for the rest of it, not longer (max 211 and 213 < 600 us); as plain
-# threads, channel 0 preempts channel 1 (p99 41 us: x0.21).
+# for the rest of it, not longer (max 212 and 215.3 < 600 us); as plain
+# threads, channel 0 preempts channel 1 (p99 40.1 us: x0.21).
 bl_t=$(run bl-tasklets bh-lock tasklets 0)
 bl_th=$(run bl-threads bh-lock threads 0)
 bl_off=$(run bl-bh-off bh-lock bh-off 0)
