@@ -64,12 +64,19 @@ grep -qx '    qemu-system-x86_64: fake failure' "$work/start-fails.out" ||
 
 # 1b. QEMU starts but never opens its QMP socket (a hung QEMU): the rig
 #     gives up after its connect bound and kills it.
-printf '#!/bin/sh\nexec sleep 600\n' >"$work/fakeqemu/qemu-system-x86_64"
+#     Its pid in a file (exec keeps it): this fake QEMU, not any sleep on
+#     the machine, must be gone.
+printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 600\n' "$work/fakeqemu.pid" \
+	>"$work/fakeqemu/qemu-system-x86_64"
 start=$(date +%s)
 run never-listens --qemu-dir "$work/fakeqemu"
 expect never-listens 1 'QEMU did not start: no QMP socket within 30 s' "$status"
 [ $(($(date +%s) - start)) -lt 60 ] || fail "never-listens: took $(($(date +%s) - start)) s"
-! pgrep -f "sleep 600" >/dev/null || fail "never-listens: the fake QEMU survived"
+[ -s "$work/fakeqemu.pid" ] || fail "never-listens: the fake QEMU never ran"
+pid=$(cat "$work/fakeqemu.pid")
+# Gone, or a zombie (killed; its reaping is up to whoever adopted it).
+! [ -e "/proc/$pid" ] || grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null ||
+	fail "never-listens: the fake QEMU survived: $(cat "/proc/$pid/cmdline" 2>/dev/null | tr '\0' ' ')"
 
 # 1c. A user who may not reach the build's QEMU (the cache in root's home):
 #     named as out of reach, not as "not found". As root, with runuser.
