@@ -1551,6 +1551,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->flavour);
 	g_free(sc->source);
 	g_free(sc->patches);
+	g_free(sc->bh_lock);
 	g_free(sc->cmdline);
 	g_free(sc->sync_irq);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)
