@@ -3,7 +3,7 @@
 # Benchmark: what one `irqstorm bisect-step` costs on a kernel tree: the
 # incremental kernel build of what the checkout changed, the driver and
 # initramfs for it, and the run. On the tree e2e-bisect makes (Debian's
-# linux-source-6.12 with a commit adding udelay() in kernel/irq/manage.c:
+# linux-source-7.3 with a commit adding udelay() in kernel/irq/manage.c:
 # one file of kernel/irq/ and the link), tests/e2e/smoke.ini on dyn.
 # Prints, per step: its wall time, the kernel build's share, the run's.
 #
@@ -12,7 +12,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 cache=${IRQSTORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqstorm}
-tree=${2:-$cache/test-trees/bisect-6.12}
+tree=${2:-$cache/test-trees/bisect-7.3}
 irqstorm=$build/rig/irqstorm
 [ -x "$irqstorm" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 git -C "$tree" rev-parse -q --verify refs/tags/delay >/dev/null 2>&1 ||

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # irqstorm bisect-step with git bisect run, on a kernel tree of the user's:
-#   - a git tree made from Debian's linux-source-6.12 as shipped (or 7.3,
-#     with IRQSTORM_BISECT_SOURCE=7.3; no kernel-series/): a base commit, a
+#   - a git tree made from Debian's linux-source-7.3 as shipped (or 6.12,
+#     with IRQSTORM_BISECT_SOURCE=6.12; no kernel-series/): a base commit, a
 #     harmless commit (a comment), and a commit that delays the IRQ thread
 #     (udelay() in irq_thread_fn());
 #   - bisect-step says good at the base and bad at the delay, and
@@ -10,12 +10,12 @@
 #     rebuilding incrementally (one build directory for every step);
 #   - the tree is left byte for byte as it was: its files, its index, its
 #     refs (git bisect's own state aside, which git bisect reset removes);
-#   - on 6.12 only, the README's run of a tree and its git bisect run, as written (the
+#   - the README's run of a tree and its git bisect run, as written (the
 #     README's scenario, flavour and limit; HOME where ~/linux is the tree
 #     and ~/irqstorm the checkout): the run boots the tree, the bisection
 #     names the delay commit;
 #   - summary.json names the tree, its commit and version;
-#   - on 6.12 only, bad input exits 125 (skip) naming why: not a kernel tree, a path
+#   - bad input exits 125 (skip) naming why: not a kernel tree, a path
 #     kbuild cannot take (a space), a version
 #     before 6.1, a tree that does not build (with the log's path);
 #     a wrong command line exits 128 (git bisect run aborts).
@@ -34,7 +34,7 @@ irqstorm=$(realpath "$irqstorm")
 scenario=$(realpath "$scenario")
 
 cache=${IRQSTORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqstorm}
-ver=${IRQSTORM_BISECT_SOURCE:-6.12}
+ver=${IRQSTORM_BISECT_SOURCE:-7.3}
 case $ver in
 6.12 | 7.3) ;;
 *) fail "IRQSTORM_BISECT_SOURCE=$ver: 6.12 or 7.3" ;;
@@ -161,11 +161,6 @@ grep -q "^$(g rev-parse delay) is the first bad commit" "$out/bisect.txt" ||
 g bisect reset delay >/dev/null 2>&1
 [ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was"
 
-if [ "$ver" != 6.12 ]; then
-	echo "PASS: $ver: bisect-step at base good, at delay bad; git bisect run named the delay commit; the tree unchanged"
-	exit 0
-fi
-
 # The README's two commands for a tree of one's own, as written: HOME a
 # directory where linux is this tree and irqstorm the checkout (its build
 # and scenarios); the run from the checkout, the bisection from the tree.
@@ -230,4 +225,4 @@ for args in "--tree $tree" "--tree $tree --limit done.p99" "--tree $tree --limit
 	grep -q "git bisect run stops" "$out/msg" || fail "bisect-step $args: $(cat "$out/msg")"
 done
 [ "$(fingerprint)" = "$before" ] || fail "the tree is not byte for byte as it was (after bad input)"
-echo "PASS: bisect-step at base good, at delay bad; git bisect run named the delay commit; the tree unchanged; bad input skipped or aborted"
+echo "PASS: $ver: bisect-step at base good, at delay bad; git bisect run named the delay commit; the tree unchanged; bad input skipped or aborted"
