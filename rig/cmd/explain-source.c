@@ -93,9 +93,14 @@ static gboolean check_run(const ExplainSource *src, JsonObject *o, GError **erro
 			      "be replayed", src->dir);
 	if (!sys || !json_object_get_boolean_member_with_default(sys, "deterministic", FALSE))
 		return refuse(error, "%s was not a deterministic run (TCG, -icount, one "
-			      "vCPU, no changes over QMP: summary.json's "
+			      "vCPU or a quantum, no changes over QMP: summary.json's "
 			      "sysinfo.deterministic): a rerun would not execute the same "
 			      "instructions, so it cannot explain it", src->dir);
+	if (json_object_get_int_member_with_default(sys, "cpus", 1) > 1)
+		return refuse(error, "%s ran on %" G_GINT64_FORMAT " vCPUs: explain "
+			      "reads the functions of one vCPU's windows and cannot yet "
+			      "tell the vCPUs apart; explain a run of one vCPU", src->dir,
+			      json_object_get_int_member_with_default(sys, "cpus", 1));
 	return TRUE;
 }
 

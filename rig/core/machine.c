@@ -111,7 +111,11 @@ static void add_accel(GPtrArray *a, const IrqstormScenario *sc)
 	}
 	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF) {
 		add(a, "-icount");
-		addf(a, "shift=%d,sleep=off", sc->icount_shift);
+		if (sc->cpus > 1 && sc->quantum_ns)
+			addf(a, "shift=%d,sleep=off,quantum=%u", sc->icount_shift,
+			     sc->quantum_ns);
+		else
+			addf(a, "shift=%d,sleep=off", sc->icount_shift);
 		add(a, "-rtc");
 		add(a, "base=" RTC_BASE ",clock=vm");
 	}
@@ -150,7 +154,11 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	add(a, "-initrd");
 	add(a, p->initrd);
 	add(a, "-append");
-	addf(a, "console=ttyS0 panic=-1%s%s", *sc->cmdline ? " " : "", sc->cmdline);
+	/* Under the quantum a vCPU's TSC is up to a window behind another's:
+	 * Linux's TSC warp check would take the TSC away (docs/determinism.md). */
+	addf(a, "console=ttyS0 panic=-1%s%s%s",
+	     sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && sc->quantum_ns ?
+	     " tsc=reliable" : "", *sc->cmdline ? " " : "", sc->cmdline);
 	add(a, "-chardev");
 	addf(a, "file,id=console,path=%s", console);
 	add(a, "-serial");

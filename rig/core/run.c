@@ -749,15 +749,15 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	g_main_loop_unref(rl.loop);
 }
 
-/* Does the qemu-identity in dir name our icount fix among its qemu-fixes? */
-static gboolean qemu_has_icount_fix(const char *dir)
+/* Does the qemu-identity in dir name the patch fix among its qemu-fixes? */
+static gboolean qemu_has_fix(const char *dir, const char *fix)
 {
 	g_auto(GStrv) id = irqstorm_identity_read(dir, IRQSTORM_QEMU_IDENTITY_FILE);
 	const char *list = irqstorm_identity_get(id, IRQSTORM_ID_QEMU_FIXES);
 	g_auto(GStrv) fixes = list ? g_strsplit(list, " ", -1) : NULL;
 
 	for (gsize f = 0; fixes && fixes[f]; f++)
-		if (strstr(fixes[f], IRQSTORM_QEMU_ICOUNT_FIX))
+		if (strstr(fixes[f], fix))
 			return TRUE;
 	return FALSE;
 }
@@ -768,14 +768,17 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount");
-	if (sc->cpus > 1)
-		return g_strdup_printf("icount on %u vCPUs: cross-CPU latencies are "
-				       "artifacts", sc->cpus);
+	if (sc->cpus > 1 && !sc->quantum_ns)
+		return g_strdup_printf("icount on %u vCPUs without [machine] quantum_ns: "
+				       "cross-CPU latencies are artifacts", sc->cpus);
 	if (sc->changes->len)
 		return g_strdup("changes over QMP are not reproducible");
-	if (!qemu_has_icount_fix(set->qemu_dir))
+	if (!qemu_has_fix(set->qemu_dir, IRQSTORM_QEMU_ICOUNT_FIX))
 		return g_strdup("a QEMU without the icount fix (the qemu-fixes of its "
 				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX ")");
+	if (sc->cpus > 1 && !qemu_has_fix(set->qemu_dir, IRQSTORM_QEMU_QUANTUM_FIX))
+		return g_strdup("a QEMU without the icount quantum (the qemu-fixes of its "
+				"qemu-identity do not list " IRQSTORM_QEMU_QUANTUM_FIX ")");
 	return NULL;
 }
 

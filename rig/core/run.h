@@ -78,6 +78,8 @@ const char *irqstorm_run_accel_used(const IrqstormRunOutcome *out,
  * names the fixes it applied in qemu-identity, "qemu-fixes=NAME.patch ...".
  */
 #define IRQSTORM_QEMU_ICOUNT_FIX "accel-tcg-rr-thread-not-idle-while-running-guest-code"
+/* qemu-device/patches/0003: -icount quantum, several vCPUs exact */
+#define IRQSTORM_QEMU_QUANTUM_FIX "accel-tcg-icount-quantum"
 
 /*
  * Why a run of set is not deterministic, or NULL if it is: icount on one

@@ -119,6 +119,7 @@ static const KeyDesc keys[] = {
 	{ "machine", "memory_mb", KEY_UINT, OFF(memory_mb), 64, 65536, NULL },
 	{ "machine", "icount", KEY_ICOUNT, OFF(icount_shift), 0, 10, NULL },
 	{ "machine", "allow_smp_icount", KEY_BOOL, OFF(allow_smp_icount), 0, 0, NULL },
+	{ "machine", "quantum_ns", KEY_UINT, OFF(quantum_ns), 0, 1000000, NULL },
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
 	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
 	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, source_names },
@@ -967,14 +968,20 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 		return conflict(error, "%s: [machine] icount needs accel = tcg: KVM runs "
 				"the guest on the host CPU and cannot count "
 				"instructions (set icount = off for KVM)", where);
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && !sc->allow_smp_icount)
-		return conflict(error, "%s: [machine] icount with cpus = %u: under icount "
-				"all vCPUs share one virtual clock round-robin, so a "
+	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && !sc->quantum_ns &&
+	    !sc->allow_smp_icount)
+		return conflict(error, "%s: [machine] icount with cpus = %u and no quantum_ns: "
+				"all vCPUs then share one virtual clock round-robin, so a "
 				"busy vCPU delays the others in virtual time and "
 				"cross-CPU latencies become artifacts "
-				"(docs/determinism.md). Use cpus = 1, or icount = off, "
-				"or set allow_smp_icount = true to accept flagged results",
-				where, sc->cpus);
+				"(docs/determinism.md). Set quantum_ns (windows of virtual "
+				"time, every vCPU at full speed, exact), or use cpus = 1, "
+				"or icount = off, or set allow_smp_icount = true to accept "
+				"flagged results", where, sc->cpus);
+	if (sc->quantum_ns && sc->icount_shift == IRQSTORM_ICOUNT_OFF)
+		return conflict(error, "%s: [machine] quantum_ns = %u needs icount: it is a "
+				"window of virtual time, which only icount has", where,
+				sc->quantum_ns);
 	if (!kernel_check(sc, where, error))
 		return FALSE;
 	if (sc->log_mb & (sc->log_mb - 1)) {

@@ -110,6 +110,7 @@ typedef struct {
 	guint memory_mb;
 	int icount_shift;		/* IRQSTORM_ICOUNT_OFF or 0..10 */
 	gboolean allow_smp_icount;	/* results then flagged as artifacts */
+	guint quantum_ns;		/* -icount quantum with cpus > 1; 0: none */
 	guint64 seed;			/* QEMU -seed: the guest's RDRAND */
 
 	/* [kernel] */

@@ -22,6 +22,7 @@
 #include "testutil.h"
 
 #define FIX "0001-" IRQSTORM_QEMU_ICOUNT_FIX ".patch"
+#define QUANTUM "0003-" IRQSTORM_QEMU_QUANTUM_FIX "-windows.patch"
 
 /* `irqstorm run --help` in a UTF-8 locale: GLib's ellipsis, the full name. */
 static void test_help_utf8(void)
@@ -356,6 +357,35 @@ static void test_deterministic(Fixture *f, gconstpointer data)
 	g_assert_false(summary_deterministic(f));
 }
 
+/*
+ * Two vCPUs under icount are exact with the quantum, and only with a QEMU
+ * whose identity names it; without the quantum they are flagged.
+ */
+static void test_deterministic_smp(Fixture *f, gconstpointer data)
+{
+	const char *const quantum[] = { "--set", "machine.cpus=2", "--set",
+					"machine.quantum_ns=10000", NULL };
+	const char *const flagged[] = { "--set", "machine.cpus=2", "--set",
+					"machine.allow_smp_icount=true", NULL };
+	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+
+	g_assert_cmpint(run(f, quantum, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "not deterministic: a QEMU without the icount quantum "
+				"(the qemu-fixes of its qemu-identity do not list "
+				IRQSTORM_QEMU_QUANTUM_FIX ")"));
+	g_assert_false(summary_deterministic(f));
+
+	tu_write(f->identity, "qemu-fixes=" FIX " " QUANTUM "\n");
+	g_assert_cmpint(run(f, quantum, &out2, NULL), ==, 1);
+	g_assert_nonnull(strstr(out2, "; deterministic)"));
+	g_assert_true(summary_deterministic(f));
+
+	g_assert_cmpint(run(f, flagged, &out3, NULL), ==, 1);
+	g_assert_nonnull(strstr(out3, "not deterministic: icount on 2 vCPUs without "
+				"[machine] quantum_ns"));
+	g_assert_false(summary_deterministic(f));
+}
+
 /* A collection with no records: empty histograms for every stage. */
 static IrqstormCollected *no_records(void)
 {
@@ -472,6 +502,7 @@ int main(int argc, char **argv)
 	ADD("/run/qemu-unusable", test_qemu_unusable);
 	ADD("/run/qemu-fails", test_qemu_fails);
 	ADD("/run/deterministic", test_deterministic);
+	ADD("/run/deterministic-smp", test_deterministic_smp);
 	ADD("/run/preempt-modes", test_preempt_modes);
 	ADD("/run/thread-cpu", test_thread_cpu);
 #undef ADD

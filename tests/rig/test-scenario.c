@@ -117,6 +117,11 @@ static void test_errors(void)
 		{ "[machine]\nicount = 11\n", IRQSTORM_SCENARIO_ERROR_VALUE, "icount" },
 		{ "[machine]\nicount = auto\n", IRQSTORM_SCENARIO_ERROR_VALUE, "'off'" },
 		{ "[machine]\nallow_smp_icount = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE, "true or false" },
+		{ "[machine]\nquantum_ns = 1000001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "quantum_ns" },
+		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "cpus = 2 and no quantum_ns" },
+		{ "[machine]\nicount = off\nquantum_ns = 10000\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "quantum_ns = 10000 needs icount" },
 		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
 		{ "[kernel]\nsource = debian-5.10\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "debian-6.12, debian-6.1, debian-7.3, or the path of a kernel source tree" },
@@ -297,7 +302,7 @@ static void test_messages(void)
 		  "--set: [channel2] unknown key 'treading' (did you mean 'threading'?)" },
 		{ "run.profil=a", "--set: [run] unknown key 'profil' (did you mean 'profile'?)" },
 		{ "[machine]\nxyzzy = 1\n", "test.ini: [machine] unknown key 'xyzzy' (keys of "
-		  "[machine]: accel, cpus, memory_mb, icount, allow_smp_icount, seed)" },
+		  "[machine]: accel, cpus, memory_mb, icount, allow_smp_icount, quantum_ns, seed)" },
 		{ "[channel0]\nrate = 0\n",
 		  "test.ini: [channel0] rate = '0': rate in Hz must be from 1 to 10000000" },
 		{ "[channel0]\nrate = 1e9\n",
@@ -390,6 +395,11 @@ static void test_smp(void)
 	b = load("[machine]\ncpus = 2\nallow_smp_icount = true\n", &err);
 	g_assert_no_error(err);
 	g_assert_true(b->allow_smp_icount);
+	g_clear_pointer(&b, irqstorm_scenario_free);
+	/* The exact way: windows of virtual time (QEMU's -icount quantum) */
+	b = load("[machine]\ncpus = 2\nquantum_ns = 10000\n", &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(b->quantum_ns, ==, 10000);
 }
 
 static void test_set(void)
@@ -587,6 +597,22 @@ static void test_argv(void)
 	g_assert_true(g_shell_parse_argv(line, NULL, &back, &err));
 	g_assert_true(g_strv_equal((const char *const *)argv, (const char *const *)back));
 
+	/* The quantum with one vCPU: today's -icount, exactly */
+	g_assert_true(irqstorm_scenario_set(sc, "machine.quantum_ns=10000", &err));
+	g_strfreev(argv);
+	argv = irqstorm_machine_argv(sc, &p);
+	g_assert_false(has_opt(argv, "-icount", "quantum"));
+	g_assert_true(irqstorm_scenario_set(sc, "machine.cpus=2", &err));
+	g_strfreev(argv);
+	argv = irqstorm_machine_argv(sc, &p);
+	g_assert_true(has_opt(argv, "-icount", "shift=3,sleep=off,quantum=10000"));
+	g_assert_true(has_opt(argv, "-append", " tsc=reliable"));
+	g_assert_true(irqstorm_scenario_set(sc, "machine.cpus=1", &err));
+	g_strfreev(argv);
+	argv = irqstorm_machine_argv(sc, &p);
+	g_assert_false(has_opt(argv, "-append", "tsc="));
+
+	g_assert_true(irqstorm_scenario_set(sc, "machine.quantum_ns=0", &err));
 	g_assert_true(irqstorm_scenario_set(sc, "machine.icount=off", &err));
 	g_strfreev(argv);
 	argv = irqstorm_machine_argv(sc, &p);
