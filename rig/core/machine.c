@@ -111,7 +111,7 @@ static void add_accel(GPtrArray *a, const IrqstormScenario *sc)
 	}
 	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF) {
 		add(a, "-icount");
-		if (sc->cpus > 1 && sc->quantum_ns)
+		if (irqstorm_scenario_smp_windows(sc))
 			addf(a, "shift=%d,sleep=off,quantum=%u", sc->icount_shift,
 			     sc->quantum_ns);
 		else
@@ -157,8 +157,7 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	/* Under the quantum a vCPU's TSC is up to a window behind another's:
 	 * Linux's TSC warp check would take the TSC away (docs/determinism.md). */
 	addf(a, "console=ttyS0 panic=-1%s%s%s",
-	     sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && sc->quantum_ns ?
-	     " tsc=reliable" : "", *sc->cmdline ? " " : "", sc->cmdline);
+	     irqstorm_scenario_smp_windows(sc) ? " tsc=reliable" : "", *sc->cmdline ? " " : "", sc->cmdline);
 	add(a, "-chardev");
 	addf(a, "file,id=console,path=%s", console);
 	add(a, "-serial");

@@ -768,7 +768,7 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount");
-	if (sc->cpus > 1 && !sc->quantum_ns)
+	if (sc->cpus > 1 && !irqstorm_scenario_smp_windows(sc))
 		return g_strdup_printf("icount on %u vCPUs without [machine] quantum_ns: "
 				       "cross-CPU latencies are artifacts", sc->cpus);
 	if (sc->changes->len)
@@ -776,7 +776,8 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 	if (!qemu_has_fix(set->qemu_dir, IRQSTORM_QEMU_ICOUNT_FIX))
 		return g_strdup("a QEMU without the icount fix (the qemu-fixes of its "
 				"qemu-identity do not list " IRQSTORM_QEMU_ICOUNT_FIX ")");
-	if (sc->cpus > 1 && !qemu_has_fix(set->qemu_dir, IRQSTORM_QEMU_QUANTUM_FIX))
+	if (irqstorm_scenario_smp_windows(sc) &&
+	    !qemu_has_fix(set->qemu_dir, IRQSTORM_QEMU_QUANTUM_FIX))
 		return g_strdup("a QEMU without the icount quantum (the qemu-fixes of its "
 				"qemu-identity do not list " IRQSTORM_QEMU_QUANTUM_FIX ")");
 	return NULL;

@@ -968,8 +968,8 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 		return conflict(error, "%s: [machine] icount needs accel = tcg: KVM runs "
 				"the guest on the host CPU and cannot count "
 				"instructions (set icount = off for KVM)", where);
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && !sc->quantum_ns &&
-	    !sc->allow_smp_icount)
+	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 &&
+	    !irqstorm_scenario_smp_windows(sc) && !sc->allow_smp_icount)
 		return conflict(error, "%s: [machine] icount with cpus = %u and no quantum_ns: "
 				"all vCPUs then share one virtual clock round-robin, so a "
 				"busy vCPU delays the others in virtual time and "
@@ -1459,6 +1459,11 @@ const char *irqstorm_scenario_patches(const IrqstormScenario *sc)
 	guint d = debian_source(sc);
 
 	return d != G_MAXUINT && debian_sources[d].series ? "ours" : "none";
+}
+
+gboolean irqstorm_scenario_smp_windows(const IrqstormScenario *sc)
+{
+	return sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && sc->quantum_ns;
 }
 
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)

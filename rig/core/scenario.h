@@ -208,6 +208,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
  * ("rt-7.3-bh-lock").
  */
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc);
+/*
+ * Icount on several vCPUs in windows of virtual time ([machine] quantum_ns,
+ * QEMU's -icount quantum): the one way several vCPUs under icount are exact.
+ */
+gboolean irqstorm_scenario_smp_windows(const IrqstormScenario *sc);
 /* The user's kernel tree ([kernel] source is a path), or NULL. */
 const char *irqstorm_scenario_kernel_tree(const IrqstormScenario *sc);
 /* "ours" or "none": [kernel] patches, its default resolved by the source

@@ -93,7 +93,7 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
 	irqstorm_json_add_bool(b, "deterministic", !not_deterministic);
 	irqstorm_json_add_string(b, "debian_pins", pins ? pins : "exact");
 	irqstorm_json_add_bool(b, "smp_icount_artifacts",
-			       icount && sc->cpus > 1 && !sc->quantum_ns);
+			       icount && sc->cpus > 1 && !irqstorm_scenario_smp_windows(sc));
 	irqstorm_json_add_int(b, "cpus", sc->cpus);
 	json_builder_end_object(b);
 }
