@@ -237,6 +237,10 @@ if grep -q '^CONFIG_PREEMPT_RT=y$' "$obj/.config"; then
 	grep -q '^config PREEMPT_RT_NEEDS_BH_LOCK$' "$src/kernel/Kconfig.preempt" &&
 		! grep -q '^CONFIG_PREEMPT_RT_NEEDS_BH_LOCK=y$' "$obj/.config" && rt_bh_lock=off
 fi
+# The most CPUs it boots (CONFIG_NR_CPUS; tinyconfig's SMP gives 2 on 6.12
+# and 7.3): QEMU's further vCPUs it would ignore, so the rig refuses them.
+nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=\([0-9]*\)$/\1/p' "$obj/.config")
+[ -n "$nr_cpus" ] || nr_cpus=1
 # The system's compiler and linker made it: recorded and compared with the
 # pins (when this identity is written, which is when the kernel was built
 # or the driver refreshed).
@@ -248,10 +252,10 @@ debian_check gcc-12 binutils
 		printf 'kernel-debian-source=%s\n' "$srcdesc"
 	fi
 	debian_identity_lines
-	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\nkernel-irq-thread-affinity=%s\nkernel-rt-bh-lock=%s\n' \
+	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\nkernel-irq-thread-affinity=%s\nkernel-rt-bh-lock=%s\nkernel-nr-cpus=%s\n' \
 		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
 		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" "$modes" \
-		"$thread_affinity" "$rt_bh_lock"
+		"$thread_affinity" "$rt_bh_lock" "$nr_cpus"
 } >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"

@@ -66,7 +66,9 @@
 	  "interrupt's affinity)")					\
 	X(KERNEL_RT_BH_LOCK, "kernel-rt-bh-lock",			\
 	  "PREEMPT_RT's per-CPU BH lock: on (6.12 always; 7.x built with "	\
-	  "PREEMPT_RT_NEEDS_BH_LOCK) or off; empty: no PREEMPT_RT")
+	  "PREEMPT_RT_NEEDS_BH_LOCK) or off; empty: no PREEMPT_RT")	\
+	X(KERNEL_NR_CPUS, "kernel-nr-cpus",				\
+	  "the most CPUs it boots (CONFIG_NR_CPUS; 1 without SMP)")
 
 #define IRQSTORM_IDENTITY_KEY_ENUM(id, key, help)	IRQSTORM_ID_##id,
 enum irqstorm_identity_key {

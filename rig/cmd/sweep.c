@@ -57,7 +57,9 @@ static const char sweep_description[] =
 	"(2^shift ns); without it, the scenario's own [channelN]\n"
 	"trigger_start_ns, trigger_stop_ns and trigger_step_ns are swept.\n"
 	"Offsets must lie within the section, and a sweep needs icount:\n"
-	"without it an offset is no instruction.\n"
+	"without it an offset is no instruction. On several vCPUs the aimed\n"
+	"interrupt is raised at the end of the window of virtual time its\n"
+	"offset falls in: STEP must be at least [machine] quantum_ns.\n"
 	"The sections end the storm when the sweep is over; [run] duration only\n"
 	"bounds them (by default 1 ms of virtual time per offset). A pio sweep's\n"
 	"storm runs its duration: by default as many periods as offsets, and 2.\n"
@@ -158,6 +160,28 @@ static IrqstormScenario *load_with_sets(const char *path, const char *const *set
 }
 
 /*
+ * On several vCPUs in windows of virtual time the device's timer, armed by
+ * the section's vCPU inside a window, fires at the window's end: offsets
+ * closer than the quantum are not distinct interrupts. Refused, rather
+ * than a sweep whose axis is not what it says.
+ */
+static gboolean windows_check(const IrqstormScenario *sc, const char *path, GError **error)
+{
+	guint64 step = sc->ch[sc->section_channel].trigger_step_ns;
+
+	if (!irqstorm_scenario_smp_windows(sc) || step >= sc->quantum_ns)
+		return TRUE;
+	g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		    "%s: a STEP of %" G_GUINT64_FORMAT " ns on %u vCPUs: in windows of "
+		    "virtual time ([machine] quantum_ns = %u) the aimed interrupt is raised "
+		    "at the end of the window its offset falls in, so offsets closer than "
+		    "the quantum are not distinct; use a STEP of at least %u ns, or "
+		    "cpus = 1 for every instruction (docs/sweep.md)", path, step, sc->cpus,
+		    sc->quantum_ns, sc->quantum_ns);
+	return FALSE;
+}
+
+/*
  * The scenario, with --set, then --offset on its section's channel, and a
  * duration that bounds the sweep.
  */
@@ -195,7 +219,7 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	if (duration ? !sweep_set(sc, "--duration", error, "run.duration=%s", duration) :
 	    !sweep_set(sc, "--offset", error, "run.duration=%.3f", default_duration(sc)))
 		return NULL;
-	if (!irqstorm_scenario_check(sc, "--offset", error))
+	if (!irqstorm_scenario_check(sc, "--offset", error) || !windows_check(sc, path, error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }

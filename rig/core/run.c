@@ -189,6 +189,30 @@ static gboolean thread_cpu_check(const IrqstormScenario *sc, GStrv id, GError **
 	return TRUE;
 }
 
+/*
+ * More vCPUs than the kernel built for the scenario boots (kernel-nr-cpus,
+ * its CONFIG_NR_CPUS): it would bring up that many and ignore the rest, a
+ * run of another machine than the scenario's. A build whose identity does
+ * not say is not checked.
+ */
+static gboolean cpus_check(const IrqstormScenario *sc, GStrv id, GError **error)
+{
+	const char *nr = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_NR_CPUS);
+	guint64 most;
+	g_autofree char *what = NULL;
+
+	if (!nr || !g_ascii_string_to_unsigned(nr, 10, 1, G_MAXUINT32, &most, NULL) ||
+	    sc->cpus <= most)
+		return TRUE;
+	what = irqstorm_identity_kernel_source(id);
+	g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		    "[machine] cpus = %u, but the %s kernel (%s) is built with "
+		    "NR_CPUS=%" G_GUINT64_FORMAT ": it would bring up %" G_GUINT64_FORMAT
+		    " and ignore the rest; use cpus <= %" G_GUINT64_FORMAT,
+		    sc->cpus, sc->flavour, what, most, most, most);
+	return FALSE;
+}
+
 /* What the scenario asks of the kernel built for it: checked before booting. */
 static gboolean kernel_capability_check(const IrqstormRunSettings *set, GError **error)
 {
@@ -196,7 +220,8 @@ static gboolean kernel_capability_check(const IrqstormRunSettings *set, GError *
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(set->kernel_dir, kid);
 
-	return preempt_check(sc, id, error) && thread_cpu_check(sc, id, error);
+	return cpus_check(sc, id, error) && preempt_check(sc, id, error) &&
+	       thread_cpu_check(sc, id, error);
 }
 
 static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
@@ -769,7 +794,7 @@ char *irqstorm_run_not_deterministic(const IrqstormRunSettings *set)
 	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
 		return g_strdup("no icount");
 	if (sc->cpus > 1 && !irqstorm_scenario_smp_windows(sc))
-		return g_strdup_printf("icount on %u vCPUs without [machine] quantum_ns: "
+		return g_strdup_printf("icount on %u vCPUs with [machine] quantum_ns = 0: "
 				       "cross-CPU latencies are artifacts", sc->cpus);
 	if (sc->changes->len)
 		return g_strdup("changes over QMP are not reproducible");

@@ -196,6 +196,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 {
 	sc->accel = IRQSTORM_ACCEL_TCG;
 	sc->cpus = 1;
+	sc->quantum_ns = IRQSTORM_QUANTUM_NS_DEFAULT;
 	sc->memory_mb = 256;
 	sc->icount_shift = 3;
 	sc->seed = 1;
@@ -970,18 +971,15 @@ static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
 				"instructions (set icount = off for KVM)", where);
 	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 &&
 	    !irqstorm_scenario_smp_windows(sc) && !sc->allow_smp_icount)
-		return conflict(error, "%s: [machine] icount with cpus = %u and no quantum_ns: "
+		return conflict(error, "%s: [machine] icount with cpus = %u and quantum_ns = 0: "
 				"all vCPUs then share one virtual clock round-robin, so a "
 				"busy vCPU delays the others in virtual time and "
 				"cross-CPU latencies become artifacts "
-				"(docs/determinism.md). Set quantum_ns (windows of virtual "
-				"time, every vCPU at full speed, exact), or use cpus = 1, "
+				"(docs/determinism.md). Leave quantum_ns at its default or set "
+				"it (windows of virtual time, every vCPU at full speed, "
+				"exact), or use cpus = 1, "
 				"or icount = off, or set allow_smp_icount = true to accept "
 				"flagged results", where, sc->cpus);
-	if (sc->quantum_ns && sc->icount_shift == IRQSTORM_ICOUNT_OFF)
-		return conflict(error, "%s: [machine] quantum_ns = %u needs icount: it is a "
-				"window of virtual time, which only icount has", where,
-				sc->quantum_ns);
 	if (!kernel_check(sc, where, error))
 		return FALSE;
 	if (sc->log_mb & (sc->log_mb - 1)) {

@@ -81,15 +81,20 @@ each_deferred_context() {
 	done
 }
 
-# three_at_once [run options]: the scenario three times at the same time
-# into $out/1, 2 and 3 (the runs load the host themselves), every one
-# waited for, each ending with exit status 0; then records.csv,
-# histogram.txt and summary.json's numbers (all but the host's wall-clock
-# and CPU times, in numbers.json) of runs 2 and 3 byte-identical to run 1's.
+# three_at_once [--into NAME] [run options]: the scenario three times at the
+# same time into $out/1, 2 and 3 ($out/NAME/1, 2 and 3 with --into; the runs
+# load the host themselves), every one waited for, each ending with exit
+# status 0; then records.csv, histogram.txt and summary.json's numbers (all
+# but the host's wall-clock and CPU times, in numbers.json) of runs 2 and 3
+# byte-identical to run 1's.
 three_at_once() {
-	local i f pids=() rcs=()
+	local i f d=$out pids=() rcs=()
+	if [ "${1:-}" = --into ]; then
+		d=$out/$2
+		shift 2
+	fi
 	for i in 1 2 3; do
-		"$irqstorm" run "$scenario" --out "$out/$i" --quiet "$@" "${extra[@]}" &
+		"$irqstorm" run "$scenario" --out "$d/$i" --quiet "$@" "${extra[@]}" &
 		pids+=($!)
 	done
 	for i in 1 2 3; do
@@ -98,13 +103,13 @@ three_at_once() {
 	done
 	for i in 1 2 3; do
 		[ "${rcs[i - 1]}" -eq 0 ] ||
-			{ cat "$out/$i/INCOMPLETE" >&2 || true; fail "run $i exited with ${rcs[i - 1]}"; }
-		jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$out/$i/summary.json" >"$out/$i/numbers.json"
+			{ cat "$d/$i/INCOMPLETE" >&2 || true; fail "run $i exited with ${rcs[i - 1]}"; }
+		jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$d/$i/summary.json" >"$d/$i/numbers.json"
 	done
 	for i in 2 3; do
 		for f in records.csv histogram.txt numbers.json; do
-			cmp "$out/1/$f" "$out/$i/$f" ||
-				{ diff "$out/1/$f" "$out/$i/$f" | head >&2; fail "$f of runs 1 and $i differ"; }
+			cmp "$d/1/$f" "$d/$i/$f" ||
+				{ diff "$d/1/$f" "$d/$i/$f" | head >&2; fail "$f of runs 1 and $i differ"; }
 		done
 	done
 }

@@ -31,10 +31,11 @@
 #     that is another handler's PIO loop (sweep-pio.ini, both threaded at
 #     one priority) delays the thread until the loop ends: the latency
 #     falls as the offset grows, and every offset was triggered;
-#   - two vCPUs (allow_smp_icount), the section on CPU 1: an interrupt
-#     routed to CPU 0 is not delayed by it, one routed to CPU 1 is;
+#   - two vCPUs (exact: the default quantum), the section on CPU 1, offsets
+#     a quantum apart: an interrupt routed to CPU 0 is not delayed by it,
+#     one routed to CPU 1 is;
 #   - bad input (step 0, stop before start, offsets beyond the section,
-#     icount off) is refused with a message naming the problem, before
+#     icount off, a step below the quantum on two vCPUs) is refused with a message naming the problem, before
 #     anything boots or is written.
 #
 #   sweep.sh IRQSTORM SCENARIO
@@ -160,18 +161,21 @@ awk -F, 'NR == 2 { first = $4 } NR > 1 { last = $4; n++ }
 	fail "channel 0's thread did not wait for the PIO loop: $(sed -n '2p;$p' "$out/pio/sweep.csv")"
 echo "pio: $(jq -c .worst.thread "$out/pio/sweep.json")"
 
-# Two vCPUs: the section on CPU 1, the interrupt on CPU 0, then on CPU 1.
+# Two vCPUs: the section on CPU 1, the interrupt on CPU 0, then on CPU 1;
+# offsets a quantum apart (the aimed interrupt is raised at the end of the
+# window of virtual time its offset falls in).
 for cpu in 0 1; do
 	"$irqstorm" sweep "$scenario" --out "$out/smp$cpu" --quiet --no-random \
-		--set machine.cpus=2 --set machine.allow_smp_icount=true --set guest.section_cpu=1 \
-		--set "guest.irq_cpu=$cpu" --set "guest.section_us=$L" --offset "0:$((L * 1000)):400" \
+		--set machine.cpus=2 --set guest.section_cpu=1 \
+		--set "guest.irq_cpu=$cpu" --set "guest.section_us=$L" --offset "0:$((L * 1000)):10000" \
 		>/dev/null || fail "the sweep on two vCPUs (IRQ on CPU $cpu) failed"
 done
-# At 5 us into the section: 15 us of it left on CPU 1, none on CPU 0.
-awk -F, '$1 == 5200 { exit !($3 < 10000) }' "$out/smp0/sweep.csv" ||
-	fail "a section on CPU 1 delayed an interrupt on CPU 0: $(grep '^5200,' "$out/smp0/sweep.csv")"
-awk -F, '$1 == 5200 { exit !($3 > 14800) }' "$out/smp1/sweep.csv" ||
-	fail "a section on CPU 1 did not delay an interrupt on CPU 1: $(grep '^5200,' "$out/smp1/sweep.csv")"
+# 10 us into the section: its rest delays the interrupt on CPU 1 (measured
+# 12.7 us), not the one on CPU 0 (4.1 us).
+awk -F, '$1 == 10000 { exit !($3 < 10000) }' "$out/smp0/sweep.csv" ||
+	fail "a section on CPU 1 delayed an interrupt on CPU 0: $(grep '^10000,' "$out/smp0/sweep.csv")"
+awk -F, '$1 == 10000 { exit !($3 > 10000) }' "$out/smp1/sweep.csv" ||
+	fail "a section on CPU 1 did not delay an interrupt on CPU 1: $(grep '^10000,' "$out/smp1/sweep.csv")"
 
 # refused WHAT EXPECTED ARGS...: exit 1, the message, nothing written.
 refused() {
@@ -187,4 +191,6 @@ refused "stop before start" "STOP is before START" --offset 500:100
 refused "beyond the section" "is beyond the section" --offset "0:$((L * 1000 + 8))" \
 	--set "guest.section_us=$L"
 refused "icount off" "a sweep needs \[machine\] icount" --set machine.icount=off
+refused "a step below the quantum" "offsets closer than the quantum are not distinct" \
+	--set machine.cpus=2 --offset 0:20000:400
 echo "ok: the sweep's worst case, repeated exactly; bad input refused"

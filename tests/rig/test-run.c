@@ -274,59 +274,91 @@ static void test_qemu_fails(Fixture *f, gconstpointer data)
 }
 
 /*
+ * With the kernel's identity IDENTITY, the run of ARGS is refused before
+ * QEMU starts, its message holding each of NEEDLES (NULL-terminated), and
+ * nothing written.
+ */
+static void assert_refused(Fixture *f, const char *identity, const char *const *args,
+			   const char *const *needles)
+{
+	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
+	g_autofree char *err = NULL;
+
+	tu_write(id, identity);
+	if (g_file_test(f->out, G_FILE_TEST_EXISTS))
+		tu_rmtree(f->out);
+	g_assert_cmpint(run(f, args, NULL, &err), ==, 1);
+	for (guint i = 0; needles[i]; i++)
+		g_assert_nonnull(strstr(err, needles[i]));
+	g_assert_false(g_file_test(f->out, G_FILE_TEST_EXISTS));
+}
+
+/* With the kernel's identity IDENTITY, ARGS boot (the fake QEMU fails). */
+static void assert_boots(Fixture *f, const char *identity, const char *const *args)
+{
+	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
+	g_autofree char *out = NULL;
+
+	tu_write(id, identity);
+	if (g_file_test(f->out, G_FILE_TEST_EXISTS))
+		tu_rmtree(f->out);
+	g_assert_cmpint(run(f, args, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "incomplete: QEMU exited with status 1"));
+}
+
+#define K73 "kernel-debian-source=linux-source-7.3 7.3.4-1~bpo13+1\n"
+#define K612 "kernel-debian-source=linux-source-6.12 6.12.118-1~deb12u1\n"
+
+/*
  * A preempt= the kernel does not take (kernel-preempt-modes of its
  * identity) is refused before QEMU starts, naming the modes it has or
- * that it has none; one it takes boots (here: the fake QEMU fails).
+ * that it has none; one it takes boots.
  */
 static void test_preempt_modes(Fixture *f, gconstpointer data)
 {
-	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
 	const char *const lazy[] = { "--set", "kernel.cmdline=quiet preempt=lazy", NULL };
 	const char *const vol[] = { "--set", "kernel.cmdline=preempt=voluntary", NULL };
-	g_autofree char *err = NULL, *out = NULL;
 
-	tu_write(id, "kernel-debian-source=linux-source-7.3 7.3.4-1~bpo13+1\n"
-		 "kernel-preempt-modes=full,lazy\n");
-	g_assert_cmpint(run(f, vol, NULL, &err), ==, 1);
-	g_assert_nonnull(strstr(err, "[kernel] cmdline has preempt=voluntary, but the rt "
-				"kernel (linux-source-7.3 7.3.4-1~bpo13+1) takes only "
-				"preempt=full,lazy"));
-	g_assert_false(g_file_test(f->out, G_FILE_TEST_EXISTS));
-	g_clear_pointer(&err, g_free);
-	g_assert_cmpint(run(f, lazy, &out, NULL), ==, 1);
-	g_assert_nonnull(strstr(out, "incomplete: QEMU exited with status 1"));
-	tu_write(id, "kernel-debian-source=linux-source-6.12 6.12.118-1~deb12u1\n"
-		 "kernel-preempt-modes=\n");
-	g_clear_pointer(&err, g_free);
-	tu_rmtree(f->out);
-	g_assert_cmpint(run(f, lazy, NULL, &err), ==, 1);
-	g_assert_nonnull(strstr(err, "has no dynamic preemption (no PREEMPT_DYNAMIC), so "
-				"no preempt= at all"));
+	assert_refused(f, K73 "kernel-preempt-modes=full,lazy\n", vol, (const char *[]){
+		"[kernel] cmdline has preempt=voluntary, but the rt kernel "
+		"(linux-source-7.3 7.3.4-1~bpo13+1) takes only preempt=full,lazy", NULL });
+	assert_boots(f, K73 "kernel-preempt-modes=full,lazy\n", lazy);
+	assert_refused(f, K612 "kernel-preempt-modes=\n", lazy, (const char *[]){
+		"has no dynamic preemption (no PREEMPT_DYNAMIC), so no preempt= at all", NULL });
 }
 
 /*
  * thread_cpu on a kernel whose IRQ threads follow their interrupt
  * (kernel-irq-thread-affinity=interrupt) is refused before QEMU starts;
- * on one where user space moves them, it boots (the fake QEMU fails).
+ * on one where user space moves them, it boots.
  */
 static void test_thread_cpu(Fixture *f, gconstpointer data)
 {
-	g_autofree char *id = g_build_filename(f->kernel_dir, "kernel-rt-identity", NULL);
 	const char *const cpu[] = { "--set", "channel0.thread_cpu=0", NULL };
-	g_autofree char *err = NULL, *out = NULL;
 
-	tu_write(id, "kernel-debian-source=linux-source-7.3 7.3.4-1~bpo13+1\n"
-		 "kernel-irq-thread-affinity=interrupt\n");
-	g_assert_cmpint(run(f, cpu, NULL, &err), ==, 1);
-	g_assert_nonnull(strstr(err, "[channel0] thread_cpu = 0, but the rt kernel "
-				"(linux-source-7.3 7.3.4-1~bpo13+1) binds IRQ threads to "
-				"their interrupt's affinity (PF_NO_SETAFFINITY)"));
-	g_assert_nonnull(strstr(err, "[guest] irq_cpu"));
-	g_assert_false(g_file_test(f->out, G_FILE_TEST_EXISTS));
-	tu_write(id, "kernel-debian-source=linux-source-6.12 6.12.118-1~deb12u1\n"
-		 "kernel-irq-thread-affinity=user\n");
-	g_assert_cmpint(run(f, cpu, &out, NULL), ==, 1);
-	g_assert_nonnull(strstr(out, "incomplete: QEMU exited with status 1"));
+	assert_refused(f, K73 "kernel-irq-thread-affinity=interrupt\n", cpu, (const char *[]){
+		"[channel0] thread_cpu = 0, but the rt kernel (linux-source-7.3 "
+		"7.3.4-1~bpo13+1) binds IRQ threads to their interrupt's affinity "
+		"(PF_NO_SETAFFINITY)", "[guest] irq_cpu", NULL });
+	assert_boots(f, K612 "kernel-irq-thread-affinity=user\n", cpu);
+}
+
+/*
+ * More vCPUs than the kernel boots (kernel-nr-cpus, its NR_CPUS) are
+ * refused before QEMU starts; as many boot, and so does an identity that
+ * does not say.
+ */
+static void test_nr_cpus(Fixture *f, gconstpointer data)
+{
+	const char *const four[] = { "--set", "machine.cpus=4", NULL };
+	const char *const two[] = { "--set", "machine.cpus=2", NULL };
+
+	assert_refused(f, K612 "kernel-nr-cpus=2\n", four, (const char *[]){
+		"[machine] cpus = 4, but the rt kernel (linux-source-6.12 "
+		"6.12.118-1~deb12u1) is built with NR_CPUS=2: it would bring up 2 "
+		"and ignore the rest", NULL });
+	assert_boots(f, K612 "kernel-nr-cpus=2\n", two);
+	assert_boots(f, K612, four);
 }
 
 /*
@@ -358,14 +390,14 @@ static void test_deterministic(Fixture *f, gconstpointer data)
 }
 
 /*
- * Two vCPUs under icount are exact with the quantum, and only with a QEMU
- * whose identity names it; without the quantum they are flagged.
+ * Two vCPUs under icount are exact with the quantum (the default), and only
+ * with a QEMU whose identity names it; without the quantum they are flagged.
  */
 static void test_deterministic_smp(Fixture *f, gconstpointer data)
 {
-	const char *const quantum[] = { "--set", "machine.cpus=2", "--set",
-					"machine.quantum_ns=10000", NULL };
+	const char *const quantum[] = { "--set", "machine.cpus=2", NULL };
 	const char *const flagged[] = { "--set", "machine.cpus=2", "--set",
+					"machine.quantum_ns=0", "--set",
 					"machine.allow_smp_icount=true", NULL };
 	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
 
@@ -381,8 +413,8 @@ static void test_deterministic_smp(Fixture *f, gconstpointer data)
 	g_assert_true(summary_deterministic(f));
 
 	g_assert_cmpint(run(f, flagged, &out3, NULL), ==, 1);
-	g_assert_nonnull(strstr(out3, "not deterministic: icount on 2 vCPUs without "
-				"[machine] quantum_ns"));
+	g_assert_nonnull(strstr(out3, "not deterministic: icount on 2 vCPUs with "
+				"[machine] quantum_ns = 0"));
 	g_assert_false(summary_deterministic(f));
 }
 
@@ -505,6 +537,7 @@ int main(int argc, char **argv)
 	ADD("/run/deterministic-smp", test_deterministic_smp);
 	ADD("/run/preempt-modes", test_preempt_modes);
 	ADD("/run/thread-cpu", test_thread_cpu);
+	ADD("/run/nr-cpus", test_nr_cpus);
 #undef ADD
 	return g_test_run();
 }

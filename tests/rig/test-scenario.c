@@ -118,10 +118,8 @@ static void test_errors(void)
 		{ "[machine]\nicount = auto\n", IRQSTORM_SCENARIO_ERROR_VALUE, "'off'" },
 		{ "[machine]\nallow_smp_icount = yes\n", IRQSTORM_SCENARIO_ERROR_VALUE, "true or false" },
 		{ "[machine]\nquantum_ns = 1000001\n", IRQSTORM_SCENARIO_ERROR_VALUE, "quantum_ns" },
-		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
-		  "cpus = 2 and no quantum_ns" },
-		{ "[machine]\nicount = off\nquantum_ns = 10000\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
-		  "quantum_ns = 10000 needs icount" },
+		{ "[machine]\ncpus = 2\nquantum_ns = 0\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "cpus = 2 and quantum_ns = 0" },
 		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
 		{ "[kernel]\nsource = debian-5.10\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "debian-6.12, debian-6.1, debian-7.3, or the path of a kernel source tree" },
@@ -203,7 +201,7 @@ static void test_errors(void)
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no probe" },
 		{ "[run]\nstamps = false\n[thresholds]\ndone_max_us = 5\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no thresholds" },
-		{ "[machine]\ncpus = 2\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
+		{ "[machine]\ncpus = 2\nquantum_ns = 0\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "artifacts" },
 		/* Triggered sweeps: aimed by a section, within it, under icount. */
 		{ "[channel0]\npattern = triggered\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "fires only when a section arms it" },
@@ -392,14 +390,21 @@ static void test_smp(void)
 
 	g_assert_no_error(err);
 	g_assert_cmpuint(a->cpus, ==, 2);
-	b = load("[machine]\ncpus = 2\nallow_smp_icount = true\n", &err);
+	b = load("[machine]\ncpus = 2\nquantum_ns = 0\nallow_smp_icount = true\n", &err);
 	g_assert_no_error(err);
 	g_assert_true(b->allow_smp_icount);
+	g_assert_false(irqstorm_scenario_smp_windows(b));
 	g_clear_pointer(&b, irqstorm_scenario_free);
-	/* The exact way: windows of virtual time (QEMU's -icount quantum) */
-	b = load("[machine]\ncpus = 2\nquantum_ns = 10000\n", &err);
+	/* The exact way, by default: windows of virtual time (-icount quantum) */
+	b = load("[machine]\ncpus = 2\n", &err);
 	g_assert_no_error(err);
-	g_assert_cmpuint(b->quantum_ns, ==, 10000);
+	g_assert_cmpuint(b->quantum_ns, ==, IRQSTORM_QUANTUM_NS_DEFAULT);
+	g_assert_true(irqstorm_scenario_smp_windows(b));
+	g_clear_pointer(&b, irqstorm_scenario_free);
+	/* Without icount the quantum has nothing to cut: no effect, no error */
+	b = load("[machine]\ncpus = 2\nicount = off\nquantum_ns = 5000\n", &err);
+	g_assert_no_error(err);
+	g_assert_false(irqstorm_scenario_smp_windows(b));
 }
 
 static void test_set(void)
@@ -424,6 +429,7 @@ static void test_set(void)
 	g_assert_false(irqstorm_scenario_set(sc, "channel.rate=99", &err));
 	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN);
 	g_clear_error(&err);
+	g_assert_true(irqstorm_scenario_set(sc, "machine.quantum_ns=0", &err));
 	g_assert_false(irqstorm_scenario_set(sc, "machine.cpus=4", &err));
 	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT);
 }
