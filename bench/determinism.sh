@@ -50,8 +50,8 @@ one() {
 	}
 }
 
-echo "host: $(nproc) cores, $(uname -r); TCG, icount shift 3, 1 vCPU, seed 1;" \
-	"smoke scenario (2 kHz INTx, threaded, rt kernel); $load busy loops beside each run"
+echo "host: $(nproc) cores, $(uname -r); TCG, icount shift 3, seed 1 (1 vCPU unless the run options say);" \
+	"smoke scenario (2 kHz INTx, threaded, rt kernel); $load busy loops beside each run${*:+; run options: $*}"
 one ref "$@"
 for _ in $(seq "$load"); do
 	sh -c 'while :; do :; done' &

@@ -9,9 +9,12 @@
  *                  "FROM_NS TO_NS" per window of QEMU_CLOCK_VIRTUAL, sorted
  *                  by FROM_NS;
  *   plugin -> rig  the trace file: IRQSTORM_EXPLAIN_TRACE_HEADER, then one
- *                  line "START_NS VADDR INSNS" (decimal, hex, decimal) per
- *                  translation block executed that overlaps a window,
- *                  START_NS the virtual time of its first instruction, and
+ *                  line "START_NS VADDR INSNS VCPU" (decimal, hex, decimal,
+ *                  decimal) per translation block executed that overlaps a
+ *                  window, START_NS the virtual time of its first
+ *                  instruction on its vCPU's clock (with several vCPUs in
+ *                  windows of virtual time, each vCPU's lines are in time
+ *                  order, the vCPUs' interleaved by window), and
  *                  last, written as QEMU exits, IRQSTORM_EXPLAIN_TRACE_END
  *                  followed by the number of blocks: a trace without it is
  *                  incomplete.
@@ -54,7 +57,7 @@ struct irqstorm_explain_arg_desc {
 
 #define IRQSTORM_EXPLAIN_ARG_DESC(id, name, help)	{ name },
 
-#define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns"
+#define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns vcpu"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "
 #define IRQSTORM_EXPLAIN_ENTRIES_HEADER	"# irqstorm interrupts: start_ns vaddr vcpu"
 

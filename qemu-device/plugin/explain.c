@@ -47,13 +47,13 @@ struct block {
 };
 
 /*
- * The plugin's one state: the windows, a cursor into them, the output;
- * or, in the interrupts mode, the entry points.
+ * The plugin's one state: the windows, each vCPU's cursor into them, the
+ * output; or, in the interrupts mode, the entry points.
  */
 static struct {
     GArray *windows;
     GHashTable *entries;
-    guint next;
+    GArray *next;
     FILE *out;
     int shift;
     uint64_t lines;
@@ -62,6 +62,9 @@ static struct {
 /*
  * At a block's start: the clock counts the whole block (its budget is
  * taken as it starts), so the block began its instructions' time earlier.
+ * The clock is the vCPU's own: with several vCPUs under -icount's quantum
+ * each runs a window of virtual time from its start in turn, so time
+ * moves forward per vCPU, and each has its cursor into the windows.
  */
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -69,24 +72,29 @@ static void tb_exec(unsigned int vcpu, void *udata)
     int64_t end = qemu_plugin_icount_clock_ns();
     int64_t start = end - ((int64_t)b->insns << ex.shift);
     const struct window *w = NULL;
+    guint *next;
 
     if (end < 0) {
         return; /* no -icount: explain never loads us then */
     }
+    if (vcpu >= ex.next->len) {
+        g_array_set_size(ex.next, vcpu + 1);
+    }
+    next = &g_array_index(ex.next, guint, vcpu);
     /* Virtual time only moves forward: windows already past are done. */
-    while (ex.next < ex.windows->len) {
-        w = &g_array_index(ex.windows, struct window, ex.next);
+    while (*next < ex.windows->len) {
+        w = &g_array_index(ex.windows, struct window, *next);
         if (start < w->end) {
             break;
         }
-        ex.next++;
+        (*next)++;
         fflush(ex.out);
     }
-    if (ex.next == ex.windows->len || end <= w->start) {
+    if (*next == ex.windows->len || end <= w->start) {
         return;
     }
-    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n", start, b->vaddr,
-            b->insns);
+    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
+            b->insns, vcpu);
     ex.lines++;
 }
 
@@ -198,6 +206,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return -1;
     }
     ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
+    ex.next = g_array_new(FALSE, TRUE, sizeof(guint));
     if (arg[ARG_WINDOWS] ? read_windows(arg[ARG_WINDOWS]) < 0 :
         read_entries(arg[ARG_ENTRIES]) < 0) {
         fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",

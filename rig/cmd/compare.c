@@ -256,6 +256,24 @@ static void append_kernels(GString *out, IrqstormSummary *const *runs, guint n)
 			"the kernels' (and the scenarios', if they differ), not noise\n");
 }
 
+/*
+ * Runs on several vCPUs in windows of virtual time: exact, but a latency
+ * across CPUs has the quantum's resolution. Each such run, once.
+ */
+static void append_quantum(GString *out, IrqstormSummary *const *runs, guint n)
+{
+	for (guint i = 0; i < n; i++) {
+		if (runs[i]->cpus < 2 || runs[i]->quantum_ns <= 0)
+			continue;
+		g_string_append_printf(out, "%s: %" G_GINT64_FORMAT " vCPUs in windows of %"
+				       G_GINT64_FORMAT " ns of virtual time: a latency on one "
+				       "CPU is exact; one across CPUs (a wake-up or IPI sent "
+				       "from another) is late by less than %" G_GINT64_FORMAT
+				       " ns, its resolution\n", runs[i]->label, runs[i]->cpus,
+				       runs[i]->quantum_ns, runs[i]->quantum_ns);
+	}
+}
+
 /* Under the table: what the reader must know, and why runs are marked. */
 static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 			 GPtrArray *names)
@@ -269,6 +287,7 @@ static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 		g_string_append_printf(out, "\nratios: p99 and max over those of the first run, %s\n",
 				       runs[0]->label);
 	append_kernels(out, runs, n);
+	append_quantum(out, runs, n);
 	for (guint i = 0; i < n; i++) {
 		if (!runs[i]->complete)
 			g_string_append_printf(out, "%s [INCOMPLETE]: %s: %s\n",

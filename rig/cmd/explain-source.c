@@ -83,7 +83,6 @@ static gboolean check_run(const ExplainSource *src, JsonObject *o, GError **erro
 	JsonObject *sys = json_object_has_member(o, "sysinfo") ?
 			  json_object_get_object_member(o, "sysinfo") : NULL;
 	g_autofree char *incomplete = g_build_filename(src->dir, "INCOMPLETE", NULL);
-	gint64 cpus;
 
 	if (g_strcmp0(json_object_get_string_member_with_default(o, "format", ""),
 		      "irqstorm-summary"))
@@ -97,12 +96,6 @@ static gboolean check_run(const ExplainSource *src, JsonObject *o, GError **erro
 			      "vCPU or a quantum, no changes over QMP: summary.json's "
 			      "sysinfo.deterministic): a rerun would not execute the same "
 			      "instructions, so it cannot explain it", src->dir);
-	cpus = json_object_get_int_member_with_default(sys, "cpus", 1);
-	if (cpus > 1)
-		return refuse(error, "%s ran on %" G_GINT64_FORMAT " vCPUs: explain "
-			      "reads the functions of one vCPU's windows and cannot yet "
-			      "tell the vCPUs apart; explain a run of one vCPU", src->dir,
-			      cpus);
 	return TRUE;
 }
 

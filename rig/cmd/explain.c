@@ -281,6 +281,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 		IrqstormExplainEvent *ev = evs->pdata[i];
 		g_autofree char *line = NULL;
 
+		ev->cpus = src->scenario->cpus;
 		irqstorm_explain_analyse(ev, trace, syms, src->scenario->icount_shift);
 		if (!write_event(ev, dir, held, b, error))
 			return FALSE;

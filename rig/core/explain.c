@@ -99,7 +99,8 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 		b.t_ns = g_ascii_strtoull(lines[i], &end, 10);
 		b.vaddr = g_ascii_strtoull(end, &end, 16);
 		b.insns = g_ascii_strtoull(end, &end, 10);
-		if (*end || !b.insns) {
+		b.vcpu = *end ? g_ascii_strtoull(end, &end, 10) : 0;
+		if (*end || !b.insns || b.vcpu >= IRQSTORM_CPU_NONE) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 				    "%s:%u: not a line of the explain plugin", path, i + 1);
 			return NULL;
@@ -115,6 +116,7 @@ IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r
 {
 	const char *names[IRQSTORM_STAMP_COUNT + 1];
 	guint64 times[IRQSTORM_STAMP_COUNT + 1], from, to;
+	guint cpus[IRQSTORM_STAMP_COUNT + 1];
 	gboolean probe = (r->flags & IRQSTORM_REC_PROBE) != 0;
 	IrqstormExplainEvent *ev;
 	guint n;
@@ -125,11 +127,13 @@ IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r
 		return NULL;
 	}
 	ev = g_new0(IrqstormExplainEvent, 1);
+	ev->cpus = 1;
 	ev->rec = *r;
 	ev->stage = st;
 	ev->latency_ns = to - from;
 	ev->windows = g_ptr_array_new_with_free_func(window_free);
 	n = irqstorm_stage_points(r, names, times);
+	irqstorm_stage_point_cpus(r, cpus);
 	if (probe) {
 		names[0] = "expected";
 		names[n - 1] = "wake-up";
@@ -144,6 +148,7 @@ IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r
 		w->name = g_strdup_printf("%s->%s", names[i], names[i + 1]);
 		w->from_ns = times[i];
 		w->to_ns = times[i + 1];
+		w->cpu = cpus[i + 1] == IRQSTORM_CPU_NONE ? 0 : cpus[i + 1];
 		g_ptr_array_add(ev->windows, w);
 	}
 	return ev;
@@ -421,17 +426,41 @@ static GArray *causes_of(const GArray *spans)
 	return out;
 }
 
+static void spans_free(gpointer p)
+{
+	if (p)
+		g_array_unref(p);
+}
+
+/* The spans of vCPU cpu's blocks, with their contexts. */
+static GArray *vcpu_spans(const GArray *blocks, guint cpu, const IrqstormSymbols *syms,
+			  guint shift)
+{
+	g_autoptr(GArray) mine = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
+	GArray *spans;
+
+	for (guint i = 0; i < blocks->len; i++)
+		if (g_array_index(blocks, IrqstormBlock, i).vcpu == cpu)
+			g_array_append_val(mine, g_array_index(blocks, IrqstormBlock, i));
+	spans = trace_spans(mine, syms, shift);
+	trace_contexts(spans);
+	return spans;
+}
+
 void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 			      const IrqstormSymbols *syms, guint shift)
 {
-	g_autoptr(GArray) all = trace_spans(blocks, syms, shift);
+	g_autoptr(GPtrArray) by_cpu = g_ptr_array_new_with_free_func(spans_free);
 	g_autoptr(GArray) stage = g_array_new(FALSE, FALSE, sizeof(IrqstormSpan));
 
-	trace_contexts(all);
 	for (guint i = 0; i < ev->windows->len; i++) {
 		IrqstormExplainWindow *w = ev->windows->pdata[i];
 
-		w->spans = window_spans(all, w->from_ns, w->to_ns);
+		while (by_cpu->len <= w->cpu)
+			g_ptr_array_add(by_cpu, NULL);
+		if (!by_cpu->pdata[w->cpu])
+			by_cpu->pdata[w->cpu] = vcpu_spans(blocks, w->cpu, syms, shift);
+		w->spans = window_spans(by_cpu->pdata[w->cpu], w->from_ns, w->to_ns);
 		w->functions = function_times(w->spans, shift);
 		for (guint j = 0; j < w->spans->len; j++) {
 			const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, j);
@@ -543,12 +572,15 @@ static guint repeats(const GArray *spans, guint i, guint *period)
 }
 
 /* One window's functions as a table, and its sequence of entries. */
-static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 raise)
+static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 raise,
+			guint cpus)
 {
 	guint64 len = w->to_ns - w->from_ns;
+	g_autofree char *where = cpus > 1 ? g_strdup_printf(" on CPU %u", w->cpu) :
+					    g_strdup("");
 
-	g_string_append_printf(s, "\n%s  +%.3f .. +%.3f us (%.3f us): %u hard-interrupt "
-			       "entr%s, %u context switch%s\n", w->name,
+	g_string_append_printf(s, "\n%s%s  +%.3f .. +%.3f us (%.3f us): %u hard-interrupt "
+			       "entr%s, %u context switch%s\n", w->name, where,
 			       (w->from_ns - raise) / 1e3, (w->to_ns - raise) / 1e3,
 			       len / 1e3, w->interrupts, w->interrupts == 1 ? "y" : "ies",
 			       w->switches, w->switches == 1 ? "" : "es");
@@ -608,7 +640,7 @@ char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held)
 			"instruction for it):\n[halted]: the vCPU was halted; [user]: user "
 			"space; context: the task, as its code shows it.\n");
 	for (guint i = 0; i < ev->windows->len; i++)
-		text_window(s, ev->windows->pdata[i], ev->rec.t_raise);
+		text_window(s, ev->windows->pdata[i], ev->rec.t_raise, ev->cpus);
 	return g_string_free(s, FALSE);
 }
 
@@ -633,6 +665,7 @@ static void json_window(JsonBuilder *b, const IrqstormExplainWindow *w)
 {
 	json_builder_begin_object(b);
 	irqstorm_json_add_string(b, "window", w->name);
+	irqstorm_json_add_int(b, "cpu", w->cpu);
 	irqstorm_json_add_int(b, "from_ns", w->from_ns);
 	irqstorm_json_add_int(b, "to_ns", w->to_ns);
 	irqstorm_json_add_int(b, "interrupts", w->interrupts);

@@ -27,6 +27,7 @@ typedef struct {
 	guint64 t_ns;		/* virtual time of its first instruction */
 	guint64 vaddr;
 	guint insns;
+	guint vcpu;		/* the vCPU that ran it */
 } IrqstormBlock;
 
 /*
@@ -37,8 +38,9 @@ typedef struct {
 char **irqstorm_explain_trace_lines(const char *path, GError **error);
 
 /*
- * The plugin's trace (lines "T_NS VADDR INSNS"), checked complete: the
- * plugin writes its last line as QEMU exits.
+ * The plugin's trace (lines "T_NS VADDR INSNS VCPU"; VCPU 0 where a line
+ * has none), checked complete: the plugin writes its last line as QEMU
+ * exits.
  */
 GArray *irqstorm_explain_read_trace(const char *path, GError **error);
 
@@ -74,6 +76,8 @@ typedef struct {
 typedef struct {
 	char *name;		/* "raise->hardirq", ... */
 	guint64 from_ns, to_ns;
+	guint cpu;		/* whose code it shows: the vCPU of its end
+				 * point's stamp (0 if it has none) */
 	GArray *spans;		/* of IrqstormSpan, in time order */
 	GArray *functions;	/* of IrqstormFunctionTime, largest first */
 	guint interrupts;	/* hard-interrupt entries in it */
@@ -88,6 +92,8 @@ typedef struct {
 	GArray *functions;	/* the whole stage, of IrqstormFunctionTime */
 	GArray *causes;		/* the whole stage, of IrqstormCause, largest first */
 	guint switches;		/* context switches in the whole stage */
+	guint cpus;		/* the run's vCPUs: with more than one, each
+				 * window says its CPU */
 } IrqstormExplainEvent;
 
 void irqstorm_explain_event_free(IrqstormExplainEvent *ev);

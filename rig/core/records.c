@@ -17,6 +17,11 @@ static const char *const col_names[NCOLS] = {
 	"offset", "t_bh",
 };
 
+/* Each stamp's vCPU column, "cpu_<stamp>" (IRQSTORM_STAMPS); optional. */
+static const struct irqstorm_stamp_desc stamps[IRQSTORM_STAMP_COUNT] = {
+	IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC)
+};
+
 static gboolean records_fail(GError **error, const char *path, guint line,
 			     const char *why)
 {
@@ -25,11 +30,27 @@ static gboolean records_fail(GError **error, const char *path, guint line,
 	return FALSE;
 }
 
+/* The index of each stamp's vCPU column in names, or -1. */
+static void records_cpu_columns(char **names, int *cpu_cols)
+{
+	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
+		g_autofree char *want = g_strconcat("cpu_", stamps[p].name, NULL);
+
+		cpu_cols[p] = -1;
+		for (guint i = 0; names[i]; i++)
+			if (!strcmp(names[i], want))
+				cpu_cols[p] = i;
+	}
+}
+
 /* The index of each column in the header line, -1 for an absent offset. */
 static gboolean records_header(const char *line, const char *path,
-			       gboolean need_offset, int *cols, GError **error)
+			       gboolean need_offset, int *cols, int *cpu_cols,
+			       GError **error)
 {
 	g_auto(GStrv) names = g_strsplit(line, ",", -1);
+
+	records_cpu_columns(names, cpu_cols);
 
 	for (guint c = 0; c < NCOLS; c++) {
 		g_autofree char *why = NULL;
@@ -71,7 +92,7 @@ static gboolean records_field(char **f, guint nf, int col, guint64 *v)
 
 /* One CSV line as a record; NULL on success, else what is wrong with it. */
 static const char *records_line(const char *line, const int *cols,
-				struct irqstorm_record *r)
+				const int *cpu_cols, struct irqstorm_record *r)
 {
 	g_auto(GStrv) f = g_strsplit(line, ",", -1);
 	guint nf = g_strv_length(f);
@@ -90,6 +111,15 @@ static const char *records_line(const char *line, const int *cols,
 	r->t_done = v[COL_DONE];
 	r->offset = v[COL_OFFSET];
 	r->t_bh = v[COL_BH];
+	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
+		guint64 cpu;
+
+		if (cpu_cols[p] < 0 || (guint)cpu_cols[p] >= nf || !*f[cpu_cols[p]])
+			cpu = IRQSTORM_CPU_NONE;
+		else if (!records_field(f, nf, cpu_cols[p], &cpu) || cpu > IRQSTORM_CPU_NONE)
+			return "not a records.csv line";
+		G_STRUCT_MEMBER(guint8, r, stamps[p].cpu) = cpu;
+	}
 	if ((r->flags & IRQSTORM_REC_TRIGGERED) &&
 	    (cols[COL_OFFSET] < 0 || !*f[cols[COL_OFFSET]]))
 		return "a triggered record without its offset";
@@ -102,12 +132,13 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
 	g_autoptr(GArray) recs = g_array_new(FALSE, FALSE, sizeof(struct irqstorm_record));
-	int cols[NCOLS];
+	int cols[NCOLS], cpu_cols[IRQSTORM_STAMP_COUNT];
 
 	if (!g_file_get_contents(records_csv, &text, NULL, error))
 		return NULL;
 	lines = g_strsplit(text, "\n", -1);
-	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, cols, error))
+	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, cols, cpu_cols,
+						    error))
 		return NULL;
 	for (guint i = 1; lines[i]; i++) {
 		struct irqstorm_record r;
@@ -115,7 +146,7 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 
 		if (!*lines[i])
 			continue;
-		why = records_line(lines[i], cols, &r);
+		why = records_line(lines[i], cols, cpu_cols, &r);
 		if (why) {
 			records_fail(error, records_csv, i + 1, why);
 			return NULL;

@@ -106,6 +106,18 @@ guint irqstorm_stage_points(const struct irqstorm_record *r,
 	return n;
 }
 
+guint irqstorm_stage_point_cpus(const struct irqstorm_record *r, guint *cpus)
+{
+	guint n = 0;
+	guint64 t;
+
+	cpus[n++] = IRQSTORM_CPU_NONE;
+	for (int p = 0; p < IRQSTORM_STAMP_COUNT; p++)
+		if (point_time(r, p, &t))
+			cpus[n++] = G_STRUCT_MEMBER(guint8, r, stamps[p].cpu);
+	return n;
+}
+
 const char *irqstorm_stage_name(IrqstormStage st)
 {
 	return (guint)st < IRQSTORM_STAGE_COUNT ? stages[st].name : NULL;

@@ -95,6 +95,8 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
 	irqstorm_json_add_bool(b, "smp_icount_artifacts",
 			       icount && sc->cpus > 1 && !irqstorm_scenario_smp_windows(sc));
 	irqstorm_json_add_int(b, "cpus", sc->cpus);
+	irqstorm_json_add_int(b, "quantum_ns",
+			      irqstorm_scenario_smp_windows(sc) ? sc->quantum_ns : 0);
 	json_builder_end_object(b);
 }
 

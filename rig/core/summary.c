@@ -177,7 +177,7 @@ static char **identity_of(JsonObject *o)
 }
 
 /* The kernel identity (member "kernel") in words, and sysinfo's
- * deterministic: what a comparison of kernels must show. */
+ * deterministic, cpus and quantum_ns: what a comparison must show. */
 static void read_identity(IrqstormSummary *s, JsonObject *root)
 {
 	JsonNode *k = json_object_get_member(root, "kernel");
@@ -193,9 +193,15 @@ static void read_identity(IrqstormSummary *s, JsonObject *root)
 		s->kernel = g_strdup_printf("%s, %s, build %s, driver %s", source,
 					    flavour ? flavour : "?", key ? key : "?",
 					    driver ? driver : "?");
-	if (sys && JSON_NODE_HOLDS_OBJECT(sys))
+	s->cpus = 1;
+	if (sys && JSON_NODE_HOLDS_OBJECT(sys)) {
+		JsonObject *so = json_node_get_object(sys);
+
 		s->deterministic = json_object_get_boolean_member_with_default(
-			json_node_get_object(sys), "deterministic", FALSE);
+			so, "deterministic", FALSE);
+		s->cpus = json_object_get_int_member_with_default(so, "cpus", 1);
+		s->quantum_ns = json_object_get_int_member_with_default(so, "quantum_ns", 0);
+	}
 }
 
 /* "format", when there is one (files before it had none), must be ours. */

@@ -45,6 +45,9 @@ typedef struct {
 	char *kernel;			/* the kernel's source, flavour and build
 					 * identity, in words; NULL if absent */
 	gboolean deterministic;		/* sysinfo.deterministic */
+	gint64 cpus;			/* sysinfo.cpus; 1 if absent */
+	gint64 quantum_ns;		/* sysinfo.quantum_ns: the window of
+					 * virtual time of several vCPUs; 0 */
 	gint64 records;			/* counts.host.all_records; -1 if absent */
 	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
 } IrqstormSummary;

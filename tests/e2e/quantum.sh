@@ -7,6 +7,10 @@
 #     host itself): records.csv, histogram.txt and summary.json's numbers
 #     byte-identical, summary.json calls them deterministic; every event
 #     handled on CPU 1, each thread stamp after its hard interrupt's;
+#   - explain on two vCPUs: the rerun proven identical, each window the
+#     code of its end point's vCPU (CPU 1), the driver's handler in it;
+#   - --gdb on two vCPUs stops CPU 1 at the instruction after the event's
+#     hardirq stamp;
 #   - another quantum gives other records (the test can tell);
 #   - two vCPUs, CPU 0 busy in user space for the whole storm and taking
 #     the interrupt, the probe and Debian's cyclictest on CPU 1: three runs
@@ -15,6 +19,9 @@
 #     (allowed, flagged) has its probe late by milliseconds: one clock for
 #     both vCPUs, CPU 0's busy loop running to each timer deadline while
 #     CPU 1 waits;
+#   - full speed on every vCPU: a PIO handler's loop takes on CPU 0 and
+#     on CPU 1, each beside the other's busy loop, exactly the virtual time
+#     it takes on one vCPU (and more with one clock for both);
 #   - more vCPUs than the kernel's NR_CPUS (kernel-nr-cpus of its identity)
 #     are refused before booting;
 #   - quantum_ns = 0 without allow_smp_icount is refused, naming it.
@@ -39,6 +46,43 @@ cross=$(awk -F, 'NR > 1 && $5 != "" && $6 != "" && $10 == 1 && $11 == 1' "$out/1
 # The thread starts after the hard interrupt.
 bad=$(awk -F, 'NR > 1 && $5 != "" && $6 != "" && $6 <= $5' "$out/1/records.csv" | head -n 3)
 [ -z "$bad" ] || fail "a thread stamp at or before its hard interrupt: $bad"
+
+# explain on two vCPUs: the rerun is proven identical, and each window shows
+# the code of the vCPU its end point ran on (CPU 1 here), the driver's
+# hard-interrupt handler among it.
+"$irqstorm" explain "$out/1" --top 1 --stage thread >"$out/explain.out" 2>&1 ||
+	fail "explain on two vCPUs: $(tail -3 "$out/explain.out")"
+grep -q "^Zero perturbation held" "$out/explain.out" ||
+	fail "explain on two vCPUs did not prove the rerun identical: $(cat "$out/explain.out")"
+ej=$out/1/explain/explain.json
+jq -e '.events[0].windows | length > 0 and all(.cpu == 1)' "$ej" >/dev/null ||
+	fail "explain's windows are not CPU 1's: $(jq -c '[.events[0].windows[] | {window, cpu}]' "$ej")"
+jq -e '[.events[0].windows[].functions[].function] | index("irqstorm_primary")' "$ej" >/dev/null ||
+	fail "explain on CPU 1 does not show the driver's handler"
+grep -q "^raise->hardirq on CPU 1 " "$out/1/explain/event-$(jq '.events[0].seq' "$ej").txt" ||
+	fail "explain's text does not say the window's CPU"
+
+# --gdb on two vCPUs: the window is cut at the stamp's time, so gdb finds
+# CPU 1 at the instruction after the event's hardirq stamp (the block the
+# trace has there on vCPU 1) and CPU 0 at the same virtual time.
+seq=$(jq '.events[0].seq' "$ej")
+t=$(awk -F, -v s="$seq" 'NR > 1 && $1 == s { print $5 }' "$out/1/records.csv")
+want=$(awk -v t="$t" '$1 == t && $4 == 1 { print "0x" $2; exit }' "$out/1/explain/trace.txt")
+[ -n "$want" ] || fail "no block of vCPU 1 starts at the hardirq stamp, $t ns"
+"$irqstorm" explain "$out/1" --event "$seq" --gdb --at hardirq >"$out/gdb.txt" 2>&1 &
+pid=$!
+for _ in $(seq 240); do
+	grep -q 'the guest is stopped' "$out/gdb.txt" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.5
+done
+grep -q 'the guest is stopped' "$out/gdb.txt" || { kill "$pid" 2>/dev/null; fail "--gdb: $(cat "$out/gdb.txt")"; }
+port=$(sed -n 's/.*target remote 127.0.0.1:\([0-9]*\).*/\1/p' "$out/gdb.txt")
+pc=$(timeout 120 gdb -q -batch -nx "$(sed -n "s/^  gdb -q \([^ ]*\) .*/\1/p" "$out/gdb.txt")" \
+	-ex "target remote 127.0.0.1:$port" -ex 'thread 2' -ex 'printf "pc=%#lx\n", $pc' \
+	-ex detach 2>&1 | sed -n 's/^pc=//p')
+wait "$pid" || fail "--gdb: the run did not end well after gdb detached: $(cat "$out/gdb.txt")"
+[ "$pc" = "$want" ] || fail "--gdb --at hardirq on two vCPUs: CPU 1 stopped at $pc, the stamp's next block is $want"
 
 # The quantum is what the records depend on.
 "$irqstorm" run "$scenario" --out "$out/q5" --quiet "${smp[@]}" --set machine.quantum_ns=5000 \
@@ -70,6 +114,37 @@ jq -e '.counts.guest.probe_max_ns > 1000000 and .sysinfo.smp_icount_artifacts' \
 	"$out/shared/summary.json" >/dev/null ||
 	fail "one clock for both vCPUs did not show its artifact: $(jq -c '.counts.guest | {probe_max_ns, cyclictest_max_us}' "$out/shared/summary.json")"
 
+# Full speed on every vCPU: a hard-interrupt handler's PIO loop of 1,024
+# words (the same instructions every time) takes, on either vCPU while the
+# other runs its busy loop, exactly the virtual time it takes on one vCPU:
+# 2^shift ns per instruction on both, not shared between them (measured:
+# 139,720 ns for every event, on one vCPU, on CPU 0 and on CPU 1). With
+# one clock for both the round robin lands inside handlers (its worst was
+# 662.6 us).
+pio=(--set channel0.work=pio --set channel0.pio_words=1024 --set channel0.threading=hardirq
+	--set channel0.rate=1000)
+busy_only=(--set guest.section=user --set guest.section_us=100000 --set guest.section_channel=none)
+"$irqstorm" run "$scenario" --out "$out/pio1" --quiet "${pio[@]}" "${extra[@]}" >/dev/null ||
+	fail "the PIO run on one vCPU failed"
+one=$(jq -c '.stages.handler | [.min, .max]' "$out/pio1/summary.json")
+jq -e '.stages.handler | .cycles > 400 and .min == .max' "$out/pio1/summary.json" >/dev/null ||
+	fail "the PIO handler on one vCPU does not take one time: $(jq -c .stages.handler "$out/pio1/summary.json")"
+for cpu in 0 1; do
+	"$irqstorm" run "$scenario" --out "$out/pio-cpu$cpu" --quiet "${pio[@]}" "${busy_only[@]}" \
+		--set machine.cpus=2 --set guest.irq_cpu=$cpu --set guest.section_cpu=$((1 - cpu)) \
+		"${extra[@]}" >/dev/null || fail "the PIO run on CPU $cpu failed"
+	on=$(awk -F, -v c=$cpu 'NR > 1 && $10 == c' "$out/pio-cpu$cpu/records.csv" | wc -l)
+	[ "$on" -gt 400 ] || fail "only $on PIO handlers on CPU $cpu"
+	got=$(jq -c '.stages.handler | [.min, .max]' "$out/pio-cpu$cpu/summary.json")
+	[ "$got" = "$one" ] ||
+		fail "the PIO handler on CPU $cpu beside a busy CPU $((1 - cpu)) took $got ns (min, max), on one vCPU $one"
+done
+"$irqstorm" run "$scenario" --out "$out/pio-shared" --quiet "${pio[@]}" "${busy_only[@]}" \
+	--set machine.cpus=2 --set guest.irq_cpu=1 --set guest.section_cpu=0 --set machine.quantum_ns=0 \
+	--set machine.allow_smp_icount=true "${extra[@]}" >/dev/null 2>&1 || true
+jq -e --argjson one "$one" '.stages.handler.max > 1.5 * $one[1]' "$out/pio-shared/summary.json" >/dev/null ||
+	fail "one clock for both vCPUs left the PIO handler at full speed: the test cannot tell ($(jq -c .stages.handler "$out/pio-shared/summary.json"))"
+
 # More vCPUs than the kernel boots (its NR_CPUS): refused, nothing booted.
 nr=$(jq -r '.kernel["kernel-nr-cpus"]' "$out/1/summary.json")
 status=0
@@ -89,4 +164,6 @@ lat=$(awk -F, 'NR > 1 && $5 != "" && $6 != "" { d = $6 - $5; if (d > m) m = d; s
 	END { printf "mean %.1f us, max %.1f us", s / n / 1e3, m / 1e3 }' "$out/1/records.csv")
 echo "ok: $cross events on CPU 1, identical in three runs, hard interrupt to thread $lat; quantum 5000 differs;" \
 	"CPU 0 busy: identical in three runs, cyclictest on CPU 1 beside a busy CPU 0: worst $(cyclictest_max busy/1) us" \
-	"(one shared clock: probe $(jq '.counts.guest.probe_max_ns / 1e6' "$out/shared/summary.json") ms)"
+	"(one shared clock: probe $(jq '.counts.guest.probe_max_ns / 1e6' "$out/shared/summary.json") ms);" \
+	"explain and --gdb on CPU 1 (stopped at $pc);" \
+	"PIO handler $one ns on one vCPU, on CPU 0 and on CPU 1 (one shared clock: max $(jq .stages.handler.max "$out/pio-shared/summary.json") ns)"

@@ -585,6 +585,26 @@ static void test_cmd_kernels(Fixture *f, gconstpointer data)
 		"every run deterministic: the differences are exact"));
 }
 
+/* A run on two vCPUs under the quantum: its resolution across CPUs said. */
+static void test_cmd_quantum(Fixture *f, gconstpointer data)
+{
+	g_autofree char *path = g_build_filename(f->storm, "summary.json", NULL);
+	g_autofree char *text = tu_slurp(path);
+	g_auto(GStrv) parts = g_strsplit(text, "\"sysinfo\": {", 2);
+	g_autofree char *joined = g_strjoinv("\"sysinfo\": {\"cpus\": 2, \"quantum_ns\": 10000, ",
+					     parts);
+	const char *const args[] = { "compare", "--stage", "done", f->base, f->storm, NULL };
+	g_autofree char *out = NULL;
+
+	g_assert_nonnull(parts[1]);
+	tu_write(path, joined);
+	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "storm: 2 vCPUs in windows of 10000 ns of virtual time: "
+				"a latency on one CPU is exact; one across CPUs (a wake-up or "
+				"IPI sent from another) is late by less than 10000 ns"));
+	g_assert_null(strstr(out, "base: 2 vCPUs"));
+}
+
 /* Every broken DIR is named, and nothing is printed on stdout. */
 static void test_cmd_errors(Fixture *f, gconstpointer data)
 {
@@ -669,6 +689,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/fail-if", test_cmd_fail_if);
 	ADD("/compare/cmd/diff", test_cmd_diff);
 	ADD("/compare/cmd/kernels", test_cmd_kernels);
+	ADD("/compare/cmd/quantum", test_cmd_quantum);
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
 #undef ADD

@@ -45,6 +45,27 @@
 	"5000 ffffffff81000400 1\n" \
 	"# end 9 blocks\n"
 
+/*
+ * Two vCPUs in windows of virtual time: TRACE's blocks on vCPU 1, and
+ * vCPU 0 in helper all along, its blocks at the same virtual times (each
+ * vCPU's clock runs from the window's start), interleaved by window.
+ */
+#define TRACE_SMP \
+	"# irqstorm explain: start_ns vaddr insns vcpu\n" \
+	"0 ffffffff81000600 200 0\n" \
+	"200 ffffffff81000510 10 1\n" \
+	"1600 ffffffff81000600 200 0\n" \
+	"1500 ffffffff81000100 5 1\n" \
+	"1540 ffffffff81000600 20 1\n" \
+	"1700 ffffffff81000200 10 1\n" \
+	"1780 ffffffff81000120 100 1\n" \
+	"1800 ffffffff81000300 25 1\n" \
+	"3200 ffffffff81000600 300 0\n" \
+	"2000 ffffffff81000400 250 1\n" \
+	"4000 ffffffff81000608 125 1\n" \
+	"5000 ffffffff81000400 1 1\n" \
+	"# end 12 blocks\n"
+
 typedef struct {
 	char *dir;
 	IrqstormSymbols *syms;
@@ -153,6 +174,33 @@ static void test_windows(Fixture *f, gconstpointer data)
 	g_assert_cmpuint(ev->causes->len, ==, 3);
 	g_assert_cmpstr(g_array_index(ev->causes, IrqstormCause, 0).what, ==, "the IRQ thread");
 	g_assert_cmpuint(g_array_index(ev->causes, IrqstormCause, 0).ns, ==, 3200);
+}
+
+/*
+ * On two vCPUs each window shows the code of its end point's vCPU (here
+ * CPU 1's, where the interrupt and its thread ran), not CPU 0's running
+ * beside it, and says so.
+ */
+static void test_smp(Fixture *f, gconstpointer data)
+{
+	struct irqstorm_record r = threaded;
+	const char *why = NULL;
+	g_autoptr(IrqstormExplainEvent) ev = NULL;
+	g_autofree char *text = NULL;
+
+	r.cpu_hardirq = r.cpu_thread = r.cpu_done = 1;
+	r.cpu_bh = IRQSTORM_CPU_NONE;
+	ev = irqstorm_explain_event_new(&r, IRQSTORM_STAGE_DONE, &why);
+	ev->cpus = 2;
+	irqstorm_explain_analyse(ev, f->trace, f->syms, 3);
+	for (guint i = 0; i < ev->windows->len; i++)
+		g_assert_cmpuint(((IrqstormExplainWindow *)ev->windows->pdata[i])->cpu, ==, 1);
+	/* As on one vCPU (test_windows): vCPU 0's helper is not in it. */
+	g_assert_cmpuint(function(ev->functions, "helper")->ns, ==, 1160);
+	g_assert_cmpuint(function(ev->functions, "irq_thread")->ns, ==, 2000);
+	text = irqstorm_explain_text(ev, "held");
+	g_assert_nonnull(strstr(text, "\nraise->hardirq on CPU 1  +0.000 .. +1.000 us"));
+	g_assert_nonnull(strstr(text, "\nthread->done on CPU 1  "));
 }
 
 static void test_sequence(Fixture *f, gconstpointer data)
@@ -264,6 +312,8 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add("/explain/windows", Fixture, NULL, fixture_set_up, test_windows,
+		   fixture_tear_down);
+	g_test_add("/explain/smp", Fixture, TRACE_SMP, fixture_set_up, test_smp,
 		   fixture_tear_down);
 	g_test_add("/explain/sequence", Fixture, NULL, fixture_set_up, test_sequence,
 		   fixture_tear_down);

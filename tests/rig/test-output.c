@@ -13,6 +13,7 @@
 
 #include "core/hist.h"
 #include "core/output.h"
+#include "core/records.h"
 #include "core/stages.h"
 
 /* A fresh temporary directory; removed by rmtree_dir(). */
@@ -424,6 +425,31 @@ static void test_csv(void)
 			"18446744073709551615,4294967295,13,18446744073709551615,1,,2,7,0,0,,0,,,\n"
 			"4,0,1093,1000,3000,,3100,0,0,0,,0,4000000000,,\n"
 			"5,1,2053,10,20,,90,0,0,0,,0,,50,1\n");
+
+	/* Read back (core/records.h): each stamp's vCPU, none where unstamped. */
+	{
+		g_autofree char *dir = g_dir_make_tmp("irqstorm-csv-XXXXXX", NULL);
+		g_autofree char *path = g_build_filename(dir, "records.csv", NULL);
+		g_autoptr(GError) err = NULL;
+		g_autoptr(GArray) back = NULL;
+		const struct irqstorm_record *r;
+
+		g_assert_true(g_file_set_contents(path, buf, len, NULL));
+		back = irqstorm_records_read(path, TRUE, &err);
+		g_assert_no_error(err);
+		g_assert_cmpuint(back->len, ==, G_N_ELEMENTS(recs));
+		r = &g_array_index(back, struct irqstorm_record, 0);
+		g_assert_cmpuint(r->cpu_hardirq, ==, 0);
+		g_assert_cmpuint(r->cpu_thread, ==, 1);
+		g_assert_cmpuint(r->cpu_done, ==, 1);
+		g_assert_cmpuint(r->cpu_bh, ==, IRQSTORM_CPU_NONE);
+		r = &g_array_index(back, struct irqstorm_record, 4);
+		g_assert_cmpuint(r->cpu_bh, ==, 1);
+		g_assert_cmpuint(r->cpu_thread, ==, IRQSTORM_CPU_NONE);
+		g_assert_cmpuint(r->t_bh, ==, 50);
+		g_unlink(path);
+		g_rmdir(dir);
+	}
 	free(buf);
 }
 
