@@ -50,6 +50,7 @@ int irqstorm_cmd_merge(int argc, char **argv);		/* merge.c */
 int irqstorm_cmd_sweep(int argc, char **argv);		/* sweep.c */
 int irqstorm_cmd_explain(int argc, char **argv);	/* explain.c */
 int irqstorm_cmd_bisect_step(int argc, char **argv);	/* bisect-step.c */
+int irqstorm_cmd_export(int argc, char **argv);	/* export.c */
 
 /*
  * The run of set, its results judged and written (summary.json records the

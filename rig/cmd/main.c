@@ -38,6 +38,8 @@ static const Command commands[] = {
 	  irqstorm_cmd_bisect_step },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",
 	  irqstorm_cmd_plot },
+	{ "export", "DIR", "a run as a timeline for Perfetto UI or speedscope (trace.json)",
+	  irqstorm_cmd_export },
 };
 
 static void print_usage(FILE *f)

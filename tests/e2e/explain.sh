@@ -10,6 +10,8 @@
 #     PIO read's instructions are a whole multiple of the words read (every
 #     call seen, none twice);
 #   - the probe's stage; a threaded handler's work seen in its IRQ thread;
+#   - export writes the run as a Chrome trace-event timeline, every handled
+#     event and the explained functions under their task in it;
 #   - --gdb --at hardirq stops the guest exactly at the event's hardirq
 #     stamp: gdb, attached, finds the vCPU at the instruction after the
 #     stamp's register write (the block the plugin saw start at that
@@ -104,6 +106,21 @@ jq -e '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
 	| (.function == "irqstorm_process" or .function == "ioread16") and .context == "IRQ thread"' \
 	"$out/thread/explain/explain.json" >/dev/null ||
 	fail "thread->done: $(jq -c '.events[0].windows[-1].functions[:2]' "$out/thread/explain/explain.json")"
+
+# export: the threaded run as a Chrome trace-event timeline, every handled
+# event in it, the explained window's functions under their task on CPU 0's
+# track; a file Perfetto UI and speedscope open (docs/export.md).
+"$irqstorm" export "$out/thread" >/dev/null || fail "export of the threaded run"
+tj=$out/thread/trace.json
+handled=$(awk -F, 'NR > 1 && ($5 != "" || $6 != "" || $7 != "" || $14 != "")' \
+	"$out/thread/records.csv" | wc -l)
+jq -e --argjson n "$handled" '.otherData.clock == "QEMU_CLOCK_VIRTUAL" and
+	([.traceEvents[] | select(.ph == "f")] | length) == $n and
+	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "context" and .name == "IRQ thread") and
+	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "function" and .name == "irqstorm_process")' \
+	"$tj" >/dev/null ||
+	fail "export: not every handled event ($handled) or not the explained functions in $tj"
+echo "export: $(stat -c %s "$tj") bytes for $handled events"
 
 # Refusals: bad input, and runs that cannot be replayed.
 refused "$out/hard" "no such seq" --event 99999999
