@@ -13,18 +13,10 @@
 # Prints one line per differing run, and last "N of RUNS identical".
 # Exit status non-zero only when the benchmark could not run.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-args=()
-while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	args+=("$1")
-	shift
-done
-[ "${1:-}" != -- ] || shift
-build=${args[0]:-$top/build}
+. "$(dirname "$0")/lib.sh"
+bench_init "$@"
 runs=${args[1]:-30}
 load=${args[2]:-3}
-irqstorm=$build/rig/irqstorm
-[ -x "$irqstorm" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 for n in "$runs" "$load"; do
 	case "$n" in '' | *[!0-9]*) echo "RUNS and LOAD must be whole numbers" >&2; exit 1 ;; esac
 done
@@ -51,15 +43,15 @@ one() {
 }
 
 echo "host: $(nproc) cores, $(uname -r); TCG, icount shift 3, seed 1 (1 vCPU unless the run options say);" \
-	"smoke scenario (2 kHz INTx, threaded, rt kernel); $load busy loops beside each run${*:+; run options: $*}"
-one ref "$@"
+	"smoke scenario (2 kHz INTx, threaded, rt kernel); $load busy loops beside each run${run_opts[*]:+; run options: ${run_opts[*]}}"
+one ref "${run_opts[@]}"
 for _ in $(seq "$load"); do
 	sh -c 'while :; do :; done' &
 	hogs+=($!)
 done
 same=0
 for i in $(seq "$runs"); do
-	one "$i" "$@"
+	one "$i" "${run_opts[@]}"
 	if cmp -s "$out/ref/records.csv" "$out/$i/records.csv"; then
 		same=$((same + 1))
 	else

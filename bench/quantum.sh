@@ -20,17 +20,9 @@
 # loop's sections.
 # Exit status non-zero only when the benchmark could not run.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-args=()
-while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	args+=("$1")
-	shift
-done
-[ "${1:-}" != -- ] || shift
-build=${args[0]:-$top/build}
+. "$(dirname "$0")/lib.sh"
+bench_init "$@"
 quanta=${args[1]:-1000,2000,5000,10000,20000,50000,100000}
-irqstorm=$build/rig/irqstorm
-[ -x "$irqstorm" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 case "$quanta" in '' | *[!0-9,]*) echo "QUANTA: comma-separated whole numbers" >&2; exit 1 ;; esac
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -63,8 +55,8 @@ one() {
 echo "host: $(nproc) cores, $(uname -r); TCG, icount shift 3, seed 1, default scenario, rt kernel;" \
 	"probe and cyclictest on the last CPU used, CPU 0 busy in user space with the storm's IRQ"
 printf 'run\tvCPUs\tquantum_ns\twall_s\tguest_uptime_s\tprobe_max_us\tprobe_avg_us\tct_max_us\tct_avg_us\tbusy\n'
-one one-vcpu 1 - "$@"
-one no-quantum 2 0 "${busy[@]}" --set machine.quantum_ns=0 --set machine.allow_smp_icount=true "$@"
+one one-vcpu 1 - "${run_opts[@]}"
+one no-quantum 2 0 "${busy[@]}" --set machine.quantum_ns=0 --set machine.allow_smp_icount=true "${run_opts[@]}"
 for q in ${quanta//,/ }; do
-	one "q$q" 2 "$q" "${busy[@]}" --set machine.quantum_ns="$q" "$@"
+	one "q$q" 2 "$q" "${busy[@]}" --set machine.quantum_ns="$q" "${run_opts[@]}"
 done
