@@ -84,19 +84,7 @@ seq=$(awk -F, 'NR > 10 && $2 == 0 { print $1; exit }' "$out/hard/records.csv")
 t=$(awk -F, -v s="$seq" 'NR > 1 && $1 == s { print $5 }' "$out/hard/records.csv")
 want=$(awk -v t="$t" '$1 == t { print "0x" $2; exit }' "$out/hard/explain/trace.txt")
 [ -n "$want" ] || fail "no block of the trace starts at the hardirq stamp, $t ns"
-"$irqstorm" explain "$out/hard" --event "$seq" --gdb --at hardirq >"$out/gdb.txt" 2>&1 &
-pid=$!
-for _ in $(seq 240); do
-	grep -q 'the guest is stopped' "$out/gdb.txt" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.5
-done
-grep -q 'the guest is stopped' "$out/gdb.txt" || { kill "$pid" 2>/dev/null; fail "--gdb: $(cat "$out/gdb.txt")"; }
-port=$(sed -n 's/.*target remote 127.0.0.1:\([0-9]*\).*/\1/p' "$out/gdb.txt")
-pc=$(timeout 120 gdb -q -batch -nx "$(sed -n "s/^  gdb -q \([^ ]*\) .*/\1/p" "$out/gdb.txt")" \
-	-ex "target remote 127.0.0.1:$port" -ex 'printf "pc=%#lx\n", $pc' -ex detach 2>&1 |
-	sed -n 's/^pc=//p')
-wait "$pid" || fail "--gdb: the run did not end well after gdb detached: $(cat "$out/gdb.txt")"
+pc=$(gdb_pc "$out/hard" "$seq" hardirq)
 [ "$pc" = "$want" ] || fail "--gdb --at hardirq: stopped at $pc, the stamp's next block is $want"
 echo "--gdb: stopped at $pc, the block after the hardirq stamp"
 

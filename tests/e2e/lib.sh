@@ -113,3 +113,26 @@ three_at_once() {
 		done
 	done
 }
+
+# gdb_pc RESULT SEQ POINT [THREAD]: irqstorm explain RESULT --event SEQ
+# --gdb --at POINT, and once the guest is stopped, gdb attached: the pc of
+# its thread THREAD (default 1: CPU 0) printed; the run waited for after
+# gdb detaches, the test failed if it did not end well. The rig's
+# messages in $out/gdb.txt.
+gdb_pc() {
+	local dir=$1 seq=$2 at=$3 thread=${4:-1} pid port
+	"$irqstorm" explain "$dir" --event "$seq" --gdb --at "$at" >"$out/gdb.txt" 2>&1 &
+	pid=$!
+	for _ in $(seq 240); do
+		grep -q 'the guest is stopped' "$out/gdb.txt" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	grep -q 'the guest is stopped' "$out/gdb.txt" ||
+		{ kill "$pid" 2>/dev/null; fail "--gdb: $(cat "$out/gdb.txt")"; }
+	port=$(sed -n 's/.*target remote 127.0.0.1:\([0-9]*\).*/\1/p' "$out/gdb.txt")
+	timeout 120 gdb -q -batch -nx "$(sed -n "s/^  gdb -q \([^ ]*\) .*/\1/p" "$out/gdb.txt")" \
+		-ex "target remote 127.0.0.1:$port" -ex "thread $thread" \
+		-ex 'printf "pc=%#lx\n", $pc' -ex detach 2>&1 | sed -n 's/^pc=//p'
+	wait "$pid" || fail "--gdb: the run did not end well after gdb detached: $(cat "$out/gdb.txt")"
+}
