@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/fail.h"
 #include "core/identity.h"
 #include "core/machine.h"
 #include "core/records.h"
@@ -26,18 +27,8 @@ void explain_source_free(ExplainSource *src)
 	g_free(src);
 }
 
-static gboolean refuse(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static gboolean refuse(GError **error, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, EXPLAIN_ERROR, 1, msg);
-	return FALSE;
-}
+/* A run explain cannot replay: the message, FALSE. */
+#define refuse(error, ...) irqstorm_fail(error, EXPLAIN_ERROR, 1, __VA_ARGS__)
 
 static JsonNode *read_json(const char *path, GError **error)
 {

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "irqstorm/identity.h"
+#include "core/fail.h"
 #include "core/guest-build.h"
 #include "core/scenario.h"
 
@@ -33,21 +34,10 @@ void irqstorm_cell_free(IrqstormCell *c)
 	g_free(c);
 }
 
-static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4);
-
-static gboolean bad_vary(GError **error, const char *spec, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-		    "--vary '%s': %s", spec, msg);
-	return FALSE;
-}
+/* A bad --vary: "--vary 'SPEC': ...", FALSE. */
+#define bad_vary(error, spec, fmt, ...)					\
+	irqstorm_fail(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,	\
+		      "--vary '%s': " fmt, spec, ##__VA_ARGS__)
 
 /* A decimal integer without sign or blanks, into *v. */
 static gboolean range_end(const char *s, guint64 *v)

@@ -14,7 +14,7 @@
 #include "console.h"
 #include "run.h"
 
-typedef struct {
+typedef struct IrqstormResults {
 	const IrqstormRunSettings *set;
 	IrqstormRunOutcome *outcome;
 	IrqstormConsole *console;

@@ -6,6 +6,7 @@
  */
 #include "scenario.h"
 
+#include "fail.h"
 #include "stages.h"
 #include "irqstorm/guest.h"
 
@@ -694,19 +695,10 @@ static char *format_key(const void *base, const KeyDesc *k)
 	g_assert_not_reached();
 }
 
-static gboolean conflict(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static gboolean conflict(GError **error, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, IRQSTORM_SCENARIO_ERROR,
-			    IRQSTORM_SCENARIO_ERROR_CONFLICT, msg);
-	return FALSE;
-}
+/* Keys that cannot go together: the message, FALSE. */
+#define conflict(error, ...)						\
+	irqstorm_fail(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT, \
+		      __VA_ARGS__)
 
 /* A channel's settings must make sense together and with the others. */
 static gboolean channel_check(const IrqstormScenario *sc, guint n,

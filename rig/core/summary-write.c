@@ -13,6 +13,7 @@
 #include "json-build.h"
 #include "machine.h"
 #include "output.h"
+#include "results.h"
 #include "stages.h"
 #include "summary-keys.h"
 

@@ -12,7 +12,8 @@
 
 #include <json-glib/json-glib.h>
 
-#include "results.h"
+/* The results it is built from (results.h, which uses this writer). */
+typedef struct IrqstormResults IrqstormResults;
 
 /* The document; its "return_code" is the caller's exit status. */
 JsonNode *irqstorm_summary_build(const IrqstormResults *res, int return_code);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "fail.h"
 #include "identity.h"
 
 G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
@@ -36,22 +37,10 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s);
 }
 
-static gboolean invalid(GError **error, const char *path, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4);
-
-/* Set an IRQSTORM_SUMMARY_ERROR_INVALID error "path: ...". */
-static gboolean invalid(GError **error, const char *path, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error(error, IRQSTORM_SUMMARY_ERROR, IRQSTORM_SUMMARY_ERROR_INVALID,
-		    "%s: %s", path, msg);
-	return FALSE;
-}
+/* An IRQSTORM_SUMMARY_ERROR_INVALID error "path: ...", FALSE. */
+#define invalid(error, path, fmt, ...)					\
+	irqstorm_fail(error, IRQSTORM_SUMMARY_ERROR, IRQSTORM_SUMMARY_ERROR_INVALID, \
+		      "%s: " fmt, path, ##__VA_ARGS__)
 
 static gboolean is_number(JsonNode *n)
 {
