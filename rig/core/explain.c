@@ -132,12 +132,7 @@ IrqstormExplainEvent *irqstorm_explain_event_new(const struct irqstorm_record *r
 	ev->stage = st;
 	ev->latency_ns = to - from;
 	ev->windows = g_ptr_array_new_with_free_func(window_free);
-	n = irqstorm_stage_points(r, names, times);
-	irqstorm_stage_point_cpus(r, cpus);
-	if (probe) {
-		names[0] = "expected";
-		names[n - 1] = "wake-up";
-	}
+	n = irqstorm_stage_event_points(r, names, times, cpus);
 	/* The stage's span cut at every point of the record inside it. */
 	for (guint i = 0; i + 1 < n; i++) {
 		IrqstormExplainWindow *w;

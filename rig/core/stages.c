@@ -106,15 +106,20 @@ guint irqstorm_stage_points(const struct irqstorm_record *r,
 	return n;
 }
 
-guint irqstorm_stage_point_cpus(const struct irqstorm_record *r, guint *cpus)
+guint irqstorm_stage_event_points(const struct irqstorm_record *r, const char **names,
+				  guint64 *times, guint *cpus)
 {
-	guint n = 0;
+	guint n = irqstorm_stage_points(r, names, times), c = 0;
 	guint64 t;
 
-	cpus[n++] = IRQSTORM_CPU_NONE;
+	cpus[c++] = IRQSTORM_CPU_NONE;
 	for (int p = 0; p < IRQSTORM_STAMP_COUNT; p++)
 		if (point_time(r, p, &t))
-			cpus[n++] = G_STRUCT_MEMBER(guint8, r, stamps[p].cpu);
+			cpus[c++] = G_STRUCT_MEMBER(guint8, r, stamps[p].cpu);
+	if ((r->flags & IRQSTORM_REC_PROBE) && n > 1) {
+		names[0] = "expected";
+		names[n - 1] = "wake-up";
+	}
 	return n;
 }
 

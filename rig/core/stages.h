@@ -66,11 +66,13 @@ guint irqstorm_stage_cpu(const struct irqstorm_record *r, IrqstormStage st);
 guint irqstorm_stage_points(const struct irqstorm_record *r,
 			    const char **names, guint64 *times);
 /*
- * The vCPU of each of those points into cpus (IRQSTORM_STAMP_COUNT + 1):
- * the one that wrote the stamp, IRQSTORM_CPU_NONE for the raise (the
- * device's). Returns how many.
+ * Those points as an event's windows name them (explain, export): a probe
+ * record's first and last are its "expected" and "wake-up"; and the vCPU
+ * of each into cpus (IRQSTORM_STAMP_COUNT + 1), the one that wrote the
+ * stamp, IRQSTORM_CPU_NONE for the raise (the device's). Returns how many.
  */
-guint irqstorm_stage_point_cpus(const struct irqstorm_record *r, guint *cpus);
+guint irqstorm_stage_event_points(const struct irqstorm_record *r, const char **names,
+				  guint64 *times, guint *cpus);
 
 /* Name used in outputs ("hardirq", ...); NULL for an invalid stage. */
 const char *irqstorm_stage_name(IrqstormStage st);

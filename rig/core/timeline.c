@@ -88,18 +88,14 @@ static void record_events(GString *s, const struct irqstorm_record *r)
 	guint64 t[IRQSTORM_STAMP_COUNT + 1];
 	guint cpus[IRQSTORM_STAMP_COUNT + 1];
 	gboolean probe = (r->flags & IRQSTORM_REC_PROBE) != 0;
-	guint n = irqstorm_stage_points(r, names, t);
+	guint n = irqstorm_stage_event_points(r, names, t, cpus);
 	g_autofree char *title = NULL, *id = NULL, *flow = NULL, *flow_end = NULL;
 	guint first, last;
 
 	if (n < 2 || t[n - 1] < t[0])
 		return;		/* only its raise: nothing was handled */
-	irqstorm_stage_point_cpus(r, cpus);
-	if (probe) {
-		names[0] = "expected";
-		names[n - 1] = "wake-up";
+	if (probe)
 		cpus[0] = cpus[n - 1];	/* the probe's own CPU expected it */
-	}
 	title = probe ? g_strdup_printf("probe #%" G_GUINT64_FORMAT, r->seq) :
 			g_strdup_printf("ch%u #%" G_GUINT64_FORMAT, r->channel, r->seq);
 	id = g_strdup_printf(",\"cat\":\"event\",\"id\":\"%" G_GUINT64_FORMAT "\"", r->seq);
