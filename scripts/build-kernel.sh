@@ -237,8 +237,8 @@ if grep -q '^CONFIG_PREEMPT_RT=y$' "$obj/.config"; then
 	grep -q '^config PREEMPT_RT_NEEDS_BH_LOCK$' "$src/kernel/Kconfig.preempt" &&
 		! grep -q '^CONFIG_PREEMPT_RT_NEEDS_BH_LOCK=y$' "$obj/.config" && rt_bh_lock=off
 fi
-# The most CPUs it boots (CONFIG_NR_CPUS; tinyconfig's SMP gives 2 on 6.12
-# and 7.3): QEMU's further vCPUs it would ignore, so the rig refuses them.
+# The most CPUs it boots (CONFIG_NR_CPUS: common.config's 8; a tree's own
+# may differ): QEMU's further vCPUs it would ignore, so the rig refuses them.
 nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=\([0-9]*\)$/\1/p' "$obj/.config")
 [ -n "$nr_cpus" ] || nr_cpus=1
 # The system's compiler and linker made it: recorded and compared with the

@@ -172,6 +172,26 @@ log "case bh-lock on linux-source-7.3 with its BH lock: $(profiles bh-lock)${SHA
 run_case_as bh-lock bh-lock-7.3-lock "$(profiles bh-lock)" --set kernel.source=debian-7.3 \
 	--set kernel.bh_lock=on
 
+# ---- on two CPUs -------------------------------------------------------------
+# Three cases again on two vCPUs, exact under icount in windows of virtual
+# time ([machine] quantum_ns, its default), as CASE-2cpu: what one CPU
+# cannot separate, on two. Each interrupt is set to the CPU the guest's
+# vector allocator gives it (CPU 1; irqd-vs-threads' channel 1, CPU 0): x86
+# carries out a move when the interrupt next fires, so a moved one's first
+# event would still land on the old CPU. The tables say where every event
+# ran.
+SMP2=(--set machine.cpus=2)
+IDE_2CPU=hardirq-none,forced-full,threaded-voluntary,threaded-rt
+log "case i8042-spin on two CPUs: $(profiles i8042-spin)${SHARD:+, shard $SHARD}"
+run_case_as i8042-spin i8042-spin-2cpu "$(profiles i8042-spin)" "${SMP2[@]}" \
+	--set guest.irq_cpu=1 --set guest.section_cpu=0
+log "case ide-pio on two CPUs: $IDE_2CPU${SHARD:+, shard $SHARD}"
+run_case_as ide-pio ide-pio-2cpu "$IDE_2CPU" "${SMP2[@]}" --set guest.irq_cpu=1 \
+	--set guest.probe_cpu=0
+log "case irqd-vs-threads on two CPUs: $(profiles irqd-vs-threads)${SHARD:+, shard $SHARD}"
+run_case_as irqd-vs-threads irqd-vs-threads-2cpu "$(profiles irqd-vs-threads)" "${SMP2[@]}" \
+	--set channel0.irq_cpu=1 --set channel1.irq_cpu=0
+
 # ---- worst case by construction: triggered sweeps ----------------------------
 # Each kind of section on rt and on dyn booted with preempt=full, under a
 # hard-interrupt handler and a threaded one: `irqstorm sweep` of
@@ -211,6 +231,20 @@ sweep_one() {	# KERNEL HANDLER KIND: HANDLER of the swept channel, or for pio of
 	[ "$rc" -eq 0 ] || die "sweep $1 $2 $3: exit status $rc, not a result (see $d.log)"
 }
 
+# And on two CPUs: the irqs_off section on CPU S, the interrupt (a hard one)
+# on CPU 1, an offset every quantum (a timer armed inside a window fires at
+# its end: closer offsets are not distinct).
+SMP_SWEEP_OFFSETS=0:50000:10000
+sweep_smp_dir() { echo "$OUT/sweep/2cpu-section$1"; }	# S
+sweep_smp() {	# S
+	local d rc=0
+	d=$(sweep_smp_dir "$1")
+	"$IRQSTORM" sweep scenarios/sweep-irqs-off.ini --out "$d" --quiet "${SMP2[@]}" \
+		--set guest.irq_cpu=1 --set guest.section_cpu="$1" --offset "$SMP_SWEEP_OFFSETS" --no-random --no-interference \
+		>"$d.log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || die "sweep on two CPUs, section on CPU $1: exit status $rc, not a result (see $d.log)"
+}
+
 run_sweeps() {
 	local k th kind pids=() d have=()
 	if [ -n "$REWRITE" ]; then
@@ -240,9 +274,13 @@ run_sweeps() {
 			done
 		done
 	done
+	sweep_smp 0 &
+	pids+=($!)
+	sweep_smp 1 &
+	pids+=($!)
 	for d in "${pids[@]}"; do wait "$d" || die "a sweep failed (above)"; done
 }
-log "sweeps: $SWEEP_KINDS on $SWEEP_KERNELS, bh_off on $SWEEP_73_KERNELS${SHARD:+, shard $SHARD}"
+log "sweeps: $SWEEP_KINDS on $SWEEP_KERNELS, bh_off on $SWEEP_73_KERNELS, irqs_off on two CPUs${SHARD:+, shard $SHARD}"
 run_sweeps
 if [ -n "$SHARD" ]; then
 	log "shard $SHARD of every case is in $OUT; results.md needs every shard:" \
@@ -752,6 +790,68 @@ table_explain_sweep() {
 	echo "|---|---|---|---|---:|---:|---:|---:|---|"
 	for kind in preempt_off bh_off; do
 		echo "| rt | threaded | \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"
+	done
+}
+
+# ---- on two CPUs: tables ----------------------------------------------------
+
+# ran_on CELL CH: the CPUs channel CH's events were handled on (their hard
+# interrupt's, else their thread's, from records.csv): "1", or with two,
+# "0 (12), 1 (3988)"
+ran_on() {
+	awk -F, -v ch="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["channel"] == ch { c = $col["cpu_hardirq"]; if (c == "") c = $col["cpu_thread"]
+			if (c != "") n[c]++ }
+		END { for (c = 0; c < 64; c++) if (c in n) k++
+			for (c = 0; c < 64; c++) if (c in n) printf "%s%s", (s++ ? ", " : ""), (k > 1 ? c " (" n[c] ")" : c) }' \
+		"$1/records.csv"
+}
+
+table_i8042_2cpu() {
+	echo "| profile | one CPU: exit status | i8042 region | two CPUs: exit status | i8042 region | handled on CPU |"
+	echo "|---|---:|---|---:|---|---:|"
+	for p in $(profiles i8042-spin | tr , ' '); do
+		s=$(cell i8042-spin "$p")/summary.json
+		t=$(cell i8042-spin-2cpu "$p")/summary.json
+		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.counts.guest.i8042' "$s" | tr : ' ') ns |" \
+			"$(jq -r .return_code "$t") | $(jq -r '.counts.guest.i8042' "$t" | tr : ' ') ns |" \
+			"$(ran_on "$(cell i8042-spin-2cpu "$p")" 0) |"
+	done
+}
+
+table_ide_2cpu() {
+	echo "| profile | probe p99 / max (us), one CPU | two CPUs | done p99 / max (us), one CPU | two CPUs | IDE interrupt handled on CPU |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for p in ${IDE_2CPU//,/ }; do
+		s=$(cell ide-pio "$p")/summary.json
+		t=$(cell ide-pio-2cpu "$p")/summary.json
+		echo "| \`$p\` | $(p99_max .stages.probe "$s") | $(p99_max .stages.probe "$t") |" \
+			"$(p99_max .stages.done "$s") | $(p99_max .stages.done "$t") |" \
+			"$(ran_on "$(cell ide-pio-2cpu "$p")" 0) |"
+	done
+}
+
+table_irqd_2cpu() {
+	echo "| profile | critical ch0 done p99 / max (us), one CPU | two CPUs | long ch1 done max (us), one CPU | two CPUs | ch0, ch1 handled on CPU | irq/N threads, two CPUs |"
+	echo "|---|---:|---:|---:|---:|---|---:|"
+	for p in $(profiles irqd-vs-threads | tr , ' '); do
+		s=$(cell irqd-vs-threads "$p")/summary.json
+		t=$(cell irqd-vs-threads-2cpu "$p")/summary.json
+		echo "| \`$p\` | $(p99_max '.channels["0"].stages.done' "$s") | $(p99_max '.channels["0"].stages.done' "$t") |" \
+			"$(us '.channels["1"].stages.done.max' "$s") | $(us '.channels["1"].stages.done.max' "$t") |" \
+			"$(ran_on "$(cell irqd-vs-threads-2cpu "$p")" 0), $(ran_on "$(cell irqd-vs-threads-2cpu "$p")" 1) |" \
+			"$(jq -r '.counts.guest.irq_threads' "$t") |"
+	done
+}
+
+table_sweep_2cpu() {
+	local s offs
+	offs=$(awk -F, 'NR > 1 { printf " %g |", $1 / 1000 }' "$(sweep_smp_dir 0)/sweep.csv")
+	echo "| section on CPU | interrupt handled on CPU | hardirq latency (us) at offset (us):$offs"
+	echo "|---:|---:|$(awk -F, 'NR > 1 { printf "---:|" }' "$(sweep_smp_dir 0)/sweep.csv")"
+	for s in 0 1; do
+		echo "| $s | $(ran_on "$(sweep_smp_dir "$s")" 0) |" \
+			"$(awk -F, 'NR > 1 { printf "%s%.1f |", (NR > 2 ? " " : ""), $3 / 1000 }' "$(sweep_smp_dir "$s")/sweep.csv")"
 	done
 }
 

@@ -54,12 +54,13 @@
 	X(cyclictest, "off", "on: run Debian's cyclictest beside the probe") \
 	X(cyclictest_prio, "79", "cyclictest's SCHED_FIFO priority")	\
 	X(irq_cpu, "", "CPU every serviced channel's IRQ is routed to")	\
+	X(channel_irq_cpu, "", "per channel: CPU its IRQ is routed to, or -") \
 	X(hotplug_cpu, "", "CPU taken offline at 1/4 of the storm, online at 3/4") \
 	X(irq_flip_us, "", "move the serviced IRQs to the next CPU every N us") \
 	X(sync_irq, "", "CH:OTHER: CH's thread calls synchronize_irq() on OTHER's IRQ") \
 	X(load_prio, "", "load the driver at this SCHED_FIFO priority")	\
 	X(section, "", "KIND:US:CH: aim CH's triggered interrupt into KIND sections of US us") \
-	X(section_cpu, "0", "the CPU the section runs on")			\
+	X(section_cpu, "0", "the CPU the section and the i8042 region run on")			\
 	X(section_pio_channel, "", "section pio: the channel whose PIO loop is the section")
 
 /*

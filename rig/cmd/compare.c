@@ -268,7 +268,7 @@ static void append_quantum(GString *out, IrqstormSummary *const *runs, guint n)
 		g_string_append_printf(out, "%s: %" G_GINT64_FORMAT " vCPUs in windows of %"
 				       G_GINT64_FORMAT " ns of virtual time: a latency on one "
 				       "CPU is exact; one across CPUs (a wake-up or IPI sent "
-				       "from another) is late by less than %" G_GINT64_FORMAT
+				       "from another) is late by at most %" G_GINT64_FORMAT
 				       " ns, its resolution\n", runs[i]->label, runs[i]->cpus,
 				       runs[i]->quantum_ns, runs[i]->quantum_ns);
 	}

@@ -196,6 +196,25 @@ static void check_protocol(Judge *j)
 }
 
 /*
+ * Several vCPUs under the quantum: every interrupt one sent another was
+ * raised at the end of its window, never before it was sent nor more than
+ * the quantum after (QEMU's trace, held.h).
+ */
+static void check_held(Judge *j)
+{
+	if (!irqstorm_scenario_smp_windows(j->sc))
+		return;
+	if (!j->out->have_held) {
+		g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+			"the interrupts QEMU held to a window's end could not be "
+			"read: %s", j->out->held_error));
+		return;
+	}
+	check_eq(j, "interrupts held outside [0, quantum_ns]", j->out->held.outside,
+		 "expected", 0);
+}
+
+/*
  * A triggered sweep aimed an interrupt at every offset: the guest ran a
  * section per offset, the device armed a firing per section.
  */
@@ -273,6 +292,7 @@ static void run_checks(Judge *j)
 			    "the storm's whole periods",
 			    irqstorm_scenario_cyclictest_min_cycles(sc));
 	check_protocol(j);
+	check_held(j);
 }
 
 /* The guest stalled: a spin-wait that gave up, or a line the kernel shut. */

@@ -4,6 +4,7 @@
  * -icount shift=N,sleep=off with -rtc clock=vm makes every guest-visible
  * time a function of the instruction count alone (docs/determinism.md).
  */
+#include "held.h"
 #include "machine.h"
 
 #include "irqstorm/abi.h"
@@ -173,6 +174,10 @@ GStrv irqstorm_machine_argv(const IrqstormScenario *sc,
 	addf(a, "socket,id=qmp,path=%s,server=on,wait=off", qmp);
 	add(a, "-mon");
 	add(a, "chardev=qmp,mode=control");
+	if (irqstorm_scenario_smp_windows(sc) && p->held_irqs_path) {
+		add(a, "-trace");
+		addf(a, "enable=" IRQSTORM_HELD_TRACE_EVENT ",file=%s", p->held_irqs_path);
+	}
 	/* Guest poweroff pauses QEMU so we can still read counters over QMP;
 	 * a guest reboot (panic=-1) ends the run instead of looping. */
 	add(a, "-no-reboot");
@@ -229,6 +234,11 @@ static char *v_prio(const IrqstormChannelSpec *c)
 static char *v_cpu(const IrqstormChannelSpec *c)
 {
 	return v_opt(c->thread_cpu);
+}
+
+static char *v_irq_cpu(const IrqstormChannelSpec *c)
+{
+	return v_opt(c->irq_cpu);
 }
 
 /* v0,v1,v2,v3: one value per channel, as the driver's arrays take. */
@@ -290,6 +300,8 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		return per_channel(sc, v_prio);
 	case CONF_thread_cpu:
 		return per_channel(sc, v_cpu);
+	case CONF_channel_irq_cpu:
+		return per_channel(sc, v_irq_cpu);
 	case CONF_probe:
 		return on_off(sc->probe);
 	case CONF_probe_prio:

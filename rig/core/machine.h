@@ -17,6 +17,8 @@ typedef struct {
 	const char *qmp_path;		/* QMP UNIX socket */
 	const char *console_path;	/* guest serial console */
 	const char *guest_conf_path;	/* fw_cfg opt/irqstorm/guest.conf */
+	const char *held_irqs_path;	/* QEMU's trace of the interrupts held
+					 * to a window's end (held.h), or NULL */
 } IrqstormMachinePaths;
 
 /* The QOM path of our device, for qom-get/qom-set. */

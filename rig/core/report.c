@@ -133,6 +133,23 @@ static char *guest_irqs_text(const IrqstormResults *res)
 }
 
 /* The first lines: how it ended, and what the host read. */
+/* Several vCPUs under the quantum: how late the interrupts between them were. */
+static void print_held(const IrqstormResults *res, FILE *out)
+{
+	const IrqstormRunOutcome *o = res->outcome;
+
+	if (!o->have_held)
+		return;
+	fprintf(out, "  %u vCPUs in windows of %.1f us: %" G_GUINT64_FORMAT
+		" interrupts one sent another, each held to its window's end",
+		res->set->scenario->cpus, res->set->scenario->quantum_ns / 1e3,
+		o->held.count);
+	if (o->held.count)
+		fprintf(out, ", late by %.3f to %.3f us", o->held.min_ns / 1e3,
+			o->held.max_ns / 1e3);
+	fputc('\n', out);
+}
+
 static void print_head(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
@@ -163,6 +180,7 @@ static void print_head(const IrqstormResults *res, FILE *out)
 	if (d)
 		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
 			" lost; guest interrupts: %s\n", d->records, d->lost, irqs);
+	print_held(res, out);
 }
 
 /* Channel n: its settings, the device's counts, its stages. */

@@ -67,6 +67,7 @@ typedef struct {
 	IrqstormMachinePaths m;
 	char *qemu_path, *kernel_path, *initrd_path;
 	char *log_path, *qmp_path, *conf_path, *console_path, *stderr_path;
+	char *held_path;
 } RunPaths;
 
 static void run_paths_clear(RunPaths *p)
@@ -75,6 +76,7 @@ static void run_paths_clear(RunPaths *p)
 		g_unlink(p->log_path);
 		g_unlink(p->qmp_path);
 		g_unlink(p->conf_path);
+		g_unlink(p->held_path);
 		g_rmdir(p->priv_dir);
 	}
 	g_free(p->priv_dir);
@@ -86,6 +88,7 @@ static void run_paths_clear(RunPaths *p)
 	g_free(p->conf_path);
 	g_free(p->console_path);
 	g_free(p->stderr_path);
+	g_free(p->held_path);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunPaths, run_paths_clear)
 
@@ -253,6 +256,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	p->log_path = g_build_filename(p->priv_dir, "log", NULL);
 	p->qmp_path = g_build_filename(p->priv_dir, "qmp.sock", NULL);
 	p->conf_path = g_build_filename(p->priv_dir, "guest.conf", NULL);
+	p->held_path = g_build_filename(p->priv_dir, "held-irqs.log", NULL);
 	p->console_path = g_build_filename(set->out_dir, "console.log", NULL);
 	p->stderr_path = g_build_filename(set->out_dir, "qemu.log", NULL);
 
@@ -281,7 +285,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 		.qemu = p->qemu_path, .kernel = p->kernel_path,
 		.initrd = p->initrd_path, .log_path = p->log_path,
 		.qmp_path = p->qmp_path, .console_path = p->console_path,
-		.guest_conf_path = p->conf_path,
+		.guest_conf_path = p->conf_path, .held_irqs_path = p->held_path,
 	};
 	return TRUE;
 }
@@ -731,7 +735,24 @@ void irqstorm_run_outcome_free(IrqstormRunOutcome *out)
 	g_array_unref(out->changes);
 	g_free(out->console_path);
 	g_strfreev(out->qemu_log_tail);
+	g_free(out->held_error);
 	g_free(out);
+}
+
+/* Several vCPUs under the quantum: QEMU's trace of the interrupts it held,
+ * once QEMU has exited (so has written it all). */
+static void read_held(const IrqstormRunSettings *set, const RunPaths *paths,
+		      IrqstormRunOutcome *out)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (!irqstorm_scenario_smp_windows(set->scenario))
+		return;
+	out->have_held = irqstorm_held_irqs_read(paths->held_path,
+						 set->scenario->quantum_ns,
+						 &out->held, &err);
+	if (!out->have_held)
+		out->held_error = g_strdup(err->message);
 }
 
 /* QEMU from start to end, and what became of it, into out. */
@@ -763,6 +784,7 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 	if (!out->guest_shutdown)
 		out->qemu_log_tail = file_tail(paths->stderr_path);
 	out->qemu_cpu_seconds = rl.child.cpu_seconds;
+	read_held(set, paths, out);
 	if (rl.collector)
 		out->data = irqstorm_collector_finish(rl.collector);
 	/* A write that failed during the run (a full disk) left the error

@@ -12,6 +12,7 @@
 
 #include "collect.h"
 #include "counters.h"
+#include "held.h"
 #include "scenario.h"
 
 /* What to run and where: the settings, never modified by the run. */
@@ -62,6 +63,11 @@ typedef struct {
 	gboolean kvm;			/* KVM, else TCG */
 	gboolean kernel_silent;		/* ended by [run] boot_timeout */
 	gboolean kvm_fell_back;		/* auto: KVM ran nothing, TCG did */
+
+	/* several vCPUs under the quantum: the interrupts held (held.h) */
+	gboolean have_held;
+	IrqstormHeldIrqs held;
+	char *held_error;		/* why they could not be read, or NULL */
 } IrqstormRunOutcome;
 
 void irqstorm_run_outcome_free(IrqstormRunOutcome *out);

@@ -156,6 +156,7 @@ static const KeyDesc keys[] = {
 	{ "channel", "bh_off_us", KEY_UINT, CH(bh_off_us), 0, 100000, NULL },
 	{ "channel", "thread_prio", KEY_OPT_INT, CH(thread_prio), 1, 99, NULL },
 	{ "channel", "thread_cpu", KEY_OPT_INT, CH(thread_cpu), 0, 63, NULL },
+	{ "channel", "irq_cpu", KEY_OPT_INT, CH(irq_cpu), 0, 63, NULL },
 	{ "guest", "irq_mode", KEY_CHOICE, OFF(irq_mode), 0, 0, irq_mode_names },
 	{ "guest", "spin_timeout_us", KEY_UINT, OFF(spin_timeout_us), 1, 1000000, NULL },
 	{ "guest", "probe", KEY_BOOL, OFF(probe), 0, 0, NULL },
@@ -219,6 +220,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 		c->threading = IRQSTORM_THREADING_THREADED;
 		c->thread_prio = IRQSTORM_NONE;
 		c->thread_cpu = IRQSTORM_NONE;
+		c->irq_cpu = IRQSTORM_NONE;
 		c->trigger_step_ns = 8;		/* one instruction at icount 3 */
 	}
 	sc->irq_mode = IRQSTORM_IRQS_INTX;
@@ -730,6 +732,12 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 	if (c->thread_cpu != IRQSTORM_NONE && (guint)c->thread_cpu >= sc->cpus)
 		return conflict(error, "%s: [channel%u] thread_cpu = %d, but the "
 				"machine has %u CPUs", where, n, c->thread_cpu, sc->cpus);
+	if (c->irq_cpu != IRQSTORM_NONE && (guint)c->irq_cpu >= sc->cpus)
+		return conflict(error, "%s: [channel%u] irq_cpu = %d, but the "
+				"machine has %u CPUs", where, n, c->irq_cpu, sc->cpus);
+	if (c->irq_cpu != IRQSTORM_NONE && sc->irq_cpu != IRQSTORM_NONE)
+		return conflict(error, "%s: [channel%u] irq_cpu routes this channel's "
+				"IRQ, [guest] irq_cpu every channel's: not both", where, n);
 	return TRUE;
 }
 
@@ -854,6 +862,28 @@ static gboolean section_check(const IrqstormScenario *sc, const char *where,
 	return TRUE;
 }
 
+/* INTx: one line for every channel, routed to one CPU. */
+static gboolean intx_irq_cpu_check(const IrqstormScenario *sc, const char *where,
+				   GError **error)
+{
+	int first = IRQSTORM_NONE;
+
+	if (sc->irq_mode != IRQSTORM_IRQS_INTX)
+		return TRUE;
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		int cpu = sc->ch[n].irq_cpu;
+
+		if (sc->ch[n].pattern == IRQSTORM_PATTERN_OFF || cpu == IRQSTORM_NONE)
+			continue;
+		if (first != IRQSTORM_NONE && cpu != first)
+			return conflict(error, "%s: [channel%u] irq_cpu = %d, but irq_mode = "
+					"intx gives every channel one line, routed to CPU %d "
+					"for another channel", where, n, cpu, first);
+		first = cpu;
+	}
+	return TRUE;
+}
+
 /* The [guest] keys of tests beyond one vCPU: CPUs the machine has. */
 static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 			    GError **error)
@@ -877,7 +907,8 @@ static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 				"the device storms: no section, i8042 region or "
 				"irq_flip_us beside it (they need the driver to the end)",
 				where);
-	return sync_irq_check(sc, where, error) && section_check(sc, where, error);
+	return sync_irq_check(sc, where, error) && section_check(sc, where, error) &&
+	       intx_irq_cpu_check(sc, where, error);
 }
 
 /* The [kernel] group's combinations that cannot be built or would mislead. */

@@ -96,6 +96,7 @@ typedef struct {
 	guint bh_off_us;		/* its thread's BH-disabled section */
 	int thread_prio;		/* SCHED_FIFO priority, or IRQSTORM_NONE */
 	int thread_cpu;			/* CPU, or IRQSTORM_NONE */
+	int irq_cpu;			/* CPU its IRQ goes to, or IRQSTORM_NONE */
 	guint64 trigger_start_ns;	/* triggered: the sweep's offsets */
 	guint64 trigger_stop_ns;
 	guint64 trigger_step_ns;

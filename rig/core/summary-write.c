@@ -98,6 +98,9 @@ static void add_sysinfo(JsonBuilder *b, const IrqstormRunSettings *set,
 	irqstorm_json_add_int(b, "cpus", sc->cpus);
 	irqstorm_json_add_int(b, "quantum_ns",
 			      irqstorm_scenario_smp_windows(sc) ? sc->quantum_ns : 0);
+	irqstorm_json_add_int(b, "held_irqs", out->have_held ? (gint64)out->held.count : 0);
+	irqstorm_json_add_int(b, "held_irq_min_ns", out->have_held ? out->held.min_ns : 0);
+	irqstorm_json_add_int(b, "held_irq_max_ns", out->have_held ? out->held.max_ns : 0);
 	json_builder_end_object(b);
 }
 

@@ -12,6 +12,11 @@
 #   - --gdb on two vCPUs stops CPU 1 at the instruction after the event's
 #     hardirq stamp;
 #   - another quantum gives other records (the test can tell);
+#   - every interrupt one vCPU sent another was raised at the end of its
+#     window, within [0, quantum] of its sending (QEMU's trace of each, as
+#     summary.json counts them; the rig's cross-check fails a run with one
+#     outside), and there were such interrupts;
+#   - four vCPUs, the interrupt on CPU 3: three runs at once byte-identical;
 #   - two vCPUs, CPU 0 busy in user space for the whole storm and taking
 #     the interrupt, the probe and Debian's cyclictest on CPU 1: three runs
 #     at once byte-identical; cyclictest's worst wake-up within the
@@ -72,9 +77,25 @@ want=$(awk -v t="$t" '$1 == t && $4 == 1 { print "0x" $2; exit }' "$out/1/explai
 pc=$(gdb_pc "$out/1" "$seq" hardirq 2)
 [ "$pc" = "$want" ] || fail "--gdb --at hardirq on two vCPUs: CPU 1 stopped at $pc, the stamp's next block is $want"
 
+# Interrupts between vCPUs: held to their window's end, each within
+# [0, quantum] of its sending (the rig counts them from QEMU's trace).
+held() { jq -c '.sysinfo | {held_irqs, held_irq_min_ns, held_irq_max_ns, quantum_ns}' "$1"; }
+jq -e '.sysinfo | .held_irqs > 100 and .held_irq_min_ns >= 0 and
+	.held_irq_max_ns <= .quantum_ns' "$out/1/summary.json" >/dev/null ||
+	fail "interrupts between vCPUs: $(held "$out/1/summary.json")"
+
+# Four vCPUs, the interrupt on the last.
+three_at_once --into four --set machine.cpus=4 --set guest.irq_cpu=3 --set channel0.rate=10000
+on3=$(awk -F, 'NR > 1 && $10 == 3 && $11 == 3' "$out/four/1/records.csv" | wc -l)
+[ "$on3" -gt 1000 ] || fail "four vCPUs: only $on3 events on CPU 3"
+jq -e '.sysinfo.cpus == 4 and .sysinfo.deterministic and .sysinfo.held_irqs > 100' \
+	"$out/four/1/summary.json" >/dev/null || fail "four vCPUs: $(jq -c .sysinfo "$out/four/1/summary.json")"
+
 # The quantum is what the records depend on.
-"$irqstorm" run "$scenario" --out "$out/q5" --quiet "${smp[@]}" --set machine.quantum_ns=5000 \
-	"${extra[@]}"
+"$irqstorm" run "$scenario" --out "$out/q5" "${smp[@]}" --set machine.quantum_ns=5000 \
+	"${extra[@]}" >"$out/q5.txt"
+grep -q "^  2 vCPUs in windows of 5.0 us: [0-9]* interrupts one sent another, each held to its window's end, late by [0-9.]* to [0-9.]* us$" "$out/q5.txt" ||
+	fail "the summary does not say how late interrupts between vCPUs were: $(grep vCPUs "$out/q5.txt")"
 ! cmp -s "$out/1/records.csv" "$out/q5/records.csv" ||
 	fail "quantum_ns = 5000 changed nothing against 10000: the test cannot tell"
 
@@ -151,6 +172,7 @@ fi
 lat=$(awk -F, 'NR > 1 && $5 != "" && $6 != "" { d = $6 - $5; if (d > m) m = d; s += d; n++ }
 	END { printf "mean %.1f us, max %.1f us", s / n / 1e3, m / 1e3 }' "$out/1/records.csv")
 echo "ok: $cross events on CPU 1, identical in three runs, hard interrupt to thread $lat; quantum 5000 differs;" \
+	"interrupts between vCPUs $(held "$out/1/summary.json"); four vCPUs: $on3 events on CPU 3, identical in three runs;" \
 	"CPU 0 busy: identical in three runs, cyclictest on CPU 1 beside a busy CPU 0: worst $(cyclictest_max busy/1) us" \
 	"(one shared clock: probe $(jq '.counts.guest.probe_max_ns / 1e6' "$out/shared/summary.json") ms);" \
 	"explain and --gdb on CPU 1 (stopped at $pc);" \

@@ -168,6 +168,11 @@ static void test_errors(void)
 		{ "[channel0]\nthreading = hardirq\nthread_prio = 50\n",
 		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "no IRQ thread" },
 		{ "[channel0]\nthread_cpu = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "1 CPUs" },
+		{ "[channel0]\nirq_cpu = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "1 CPUs" },
+		{ "[machine]\ncpus = 2\n[channel0]\nirq_cpu = 1\n[guest]\nirq_cpu = 0\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "not both" },
+		{ "[machine]\ncpus = 2\n[channel0]\nirq_cpu = 0\n[channel1]\nrate = 10\nirq_cpu = 1\n"
+		  "[guest]\nirq_mode = intx\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "one line" },
 		{ "[channel0]\npattern = off\n", IRQSTORM_SCENARIO_ERROR_CONFLICT, "nothing" },
 		{ "[guest]\ni8042_channel = 1\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "not an active channel" },
