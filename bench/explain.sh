@@ -3,9 +3,12 @@
 # Benchmark: what `irqstorm explain` costs. scenarios/ide-pio.ini (2 s of
 # virtual time, a PIO handler in hard-interrupt context and the probe, dyn
 # kernel, TCG with icount shift 3) run once, then explained: its 5 worst
-# done events, then its worst probe wake-up. Prints the run's wall time, each
-# explain's, the rerun's own wall time under the plugin against the run's
-# (what watching every block costs QEMU), and the trace the plugin wrote.
+# done events, then its worst probe wake-up, each with tasks and interrupts
+# named (the default: guest memory read at each context switch and each
+# interrupt's handling) and with --no-names (the code alone). Prints the
+# run's wall time, each explain's, the rerun's own wall time under the
+# plugin against the run's (what watching every block costs QEMU), and the
+# trace the plugin wrote.
 #
 #   bench/explain.sh [BUILDDIR]
 set -euo pipefail
@@ -25,8 +28,9 @@ a=$(now)
 b=$(now)
 run_qemu=$(jq .wall_seconds "$out/r/summary.json")
 echo "run: $(secs "$a" "$b") s wall ($(jq .counts.host.all_records "$out/r/summary.json") records)"
-printf '%-26s %8s %14s %10s %12s %10s\n' explain wall_s rerun_wall_s slowdown trace_blocks trace_MB
-for args in "--top 5" "--stage probe --top 1"; do
+printf '%-34s %8s %14s %10s %12s %10s\n' explain wall_s rerun_wall_s slowdown trace_blocks trace_MB
+for args in "--top 5" "--top 5 --no-names" "--stage probe --top 1" \
+	"--stage probe --top 1 --no-names"; do
 	a=$(now)
 	# shellcheck disable=SC2086 # the options, word-split on purpose
 	"$irqstorm" explain "$out/r" $args >/dev/null 2>&1
@@ -35,5 +39,5 @@ for args in "--top 5" "--stage probe --top 1"; do
 	awk -v w="$args" -v t="$(secs "$a" "$b")" -v r="$rerun" -v q="$run_qemu" \
 		-v n="$(jq .trace_blocks "$out/r/explain/explain.json")" \
 		-v m="$(stat -c %s "$out/r/explain/trace.txt")" \
-		'BEGIN { printf "%-26s %8s %14.1f %9.2fx %12d %10.1f\n", w, t, r, r / q, n, m / 1e6 }'
+		'BEGIN { printf "%-34s %8s %14.1f %9.2fx %12d %10.1f\n", w, t, r, r / q, n, m / 1e6 }'
 done

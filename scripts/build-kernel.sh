@@ -208,6 +208,20 @@ if [ "$(cat "$mod/.irqstorm-built" 2>/dev/null)" != "$drvstamp" ]; then
 	echo "$drvstamp" >"$mod/.irqstorm-built"
 fi
 
+# Where explain's plugin reads a task's and an interrupt's names in guest
+# memory: kernel-series/layout/ compiled to assembly against this build
+# (never linked), its "->NAME $VALUE" markers as NAME:VALUE,... (the
+# identity's kernel-layout). Nothing of it reaches the guest.
+lay=$obj/irqstorm-layout
+for f in "$KS"/layout/*; do
+	sync_file "$f" "$lay/${f##*/}"
+done
+"${MAKE[@]}" -C "$obj" M="$lay" irqstorm-layout.s >"$lay/build.log" 2>&1 ||
+	{ cat "$lay/build.log" >&2; die "kernel-series/layout does not compile against $KERNEL"; }
+layout=$(sed -n 's/.*"->\([a-z_]*\) \$\([0-9]*\) .*/\1:\2/p' "$lay/irqstorm-layout.s" | paste -sd,)
+[ "$(grep -c -- '->' "$lay/irqstorm-layout.s")" -eq "$(echo "$layout" | tr , '\n' | grep -c .)" ] ||
+	die "cannot read kernel-series/layout's offsets from $lay/irqstorm-layout.s"
+
 release=$(cat "$obj/include/config/kernel.release")
 # The dynamic preemption modes its preempt= takes, read from its own
 # sched_dynamic_mode() under its configuration (none without
@@ -252,10 +266,10 @@ debian_check gcc-12 binutils
 		printf 'kernel-debian-source=%s\n' "$srcdesc"
 	fi
 	debian_identity_lines
-	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\nkernel-irq-thread-affinity=%s\nkernel-rt-bh-lock=%s\nkernel-nr-cpus=%s\n' \
+	printf 'kernel-release=%s\nkernel-flavour=%s\nkernel-cache-key=%s\nirqstorm-driver=%s\nkernel-patches=%s\nkernel-preempt-modes=%s\nkernel-irq-thread-affinity=%s\nkernel-rt-bh-lock=%s\nkernel-nr-cpus=%s\nkernel-layout=%s\n' \
 		"$release" "$FLAVOUR" "$bkey" "$drvhash" \
 		"$([ ${#patches[@]} -gt 0 ] && echo kernel-series || echo none)" "$modes" \
-		"$thread_affinity" "$rt_bh_lock" "$nr_cpus"
+		"$thread_affinity" "$rt_bh_lock" "$nr_cpus" "$layout"
 } >"$obj/identity.tmp"
 sync_file "$obj/identity.tmp" "$obj/identity"
 link_artifact "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$KERNEL"

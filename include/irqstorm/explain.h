@@ -18,6 +18,21 @@
  *                  last, written as QEMU exits, IRQSTORM_EXPLAIN_TRACE_END
  *                  followed by the number of blocks: a trace without it is
  *                  incomplete.
+ *   names          with names=FILE (rig -> plugin: "NAME VALUE" lines, the
+ *                  names of IRQSTORM_EXPLAIN_NAMES: the kernel's
+ *                  __switch_to and __handle_irq_event_percpu from its
+ *                  System.map, the offsets of its identity's kernel-layout),
+ *                  the trace also has, before a block's line:
+ *                  "task START_NS VCPU PID POLICY RT_PRIORITY STATIC_PRIO
+ *                  COMM", the task the vCPU runs from that block on (at its
+ *                  first block in each window and at each context switch,
+ *                  read at __switch_to(prev, next) from next); and
+ *                  "irq START_NS VCPU IRQ NAME", the interrupt whose
+ *                  handlers that block (__handle_irq_event_percpu(desc))
+ *                  starts: desc's IRQ number and its first action's name, as
+ *                  /proc/interrupts shows them. COMM and NAME have every
+ *                  byte that is not printable ASCII as '_'; "?" where guest
+ *                  memory could not be read.
  *
  * The interrupts mode (irqstorm sweep): instead of windows=, entries=FILE,
  *   rig -> plugin  the entries file: one hexadecimal address per line, the
@@ -43,7 +58,8 @@
 	X(WINDOWS, "windows", "the windows file to read")		\
 	X(ENTRIES, "entries", "the entries file to read, instead of windows") \
 	X(OUT, "out", "the trace file to write")			\
-	X(SHIFT, "shift", "the icount shift: an instruction is 2^shift ns")
+	X(SHIFT, "shift", "the icount shift: an instruction is 2^shift ns") \
+	X(NAMES, "names", "the names file to read: tasks and interrupts named")
 
 #define IRQSTORM_EXPLAIN_ARG_ENUM(id, name, help)	IRQSTORM_EXPLAIN_ARG_##id,
 enum irqstorm_explain_arg {
@@ -56,6 +72,27 @@ struct irqstorm_explain_arg_desc {
 };
 
 #define IRQSTORM_EXPLAIN_ARG_DESC(id, name, help)	{ name },
+
+/* X(field, "name", "meaning"): the names file's lines, all of them needed */
+#define IRQSTORM_EXPLAIN_NAMES(X)					\
+	X(switch_to, "switch_to", "__switch_to's address")		\
+	X(handle_irq, "handle_irq", "__handle_irq_event_percpu's address") \
+	X(task_pid, "task_pid", "struct task_struct: pid")		\
+	X(task_comm, "task_comm", "struct task_struct: comm")		\
+	X(task_comm_len, "task_comm_len", "TASK_COMM_LEN")		\
+	X(task_policy, "task_policy", "struct task_struct: policy")	\
+	X(task_rt_priority, "task_rt_priority", "struct task_struct: rt_priority") \
+	X(task_static_prio, "task_static_prio", "struct task_struct: static_prio") \
+	X(desc_irq, "desc_irq", "struct irq_desc: irq_data.irq")	\
+	X(desc_action, "desc_action", "struct irq_desc: action")	\
+	X(action_name, "action_name", "struct irqaction: name")
+
+/* The kernel functions the names are read at */
+#define IRQSTORM_EXPLAIN_SWITCH_FN	"__switch_to"
+#define IRQSTORM_EXPLAIN_IRQ_FN		"__handle_irq_event_percpu"
+
+#define IRQSTORM_EXPLAIN_TASK_LINE	"task"
+#define IRQSTORM_EXPLAIN_IRQ_LINE	"irq"
 
 #define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns vcpu"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "

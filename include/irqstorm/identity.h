@@ -68,7 +68,10 @@
 	  "PREEMPT_RT's per-CPU BH lock: on (6.12 always; 7.x built with "	\
 	  "PREEMPT_RT_NEEDS_BH_LOCK) or off; empty: no PREEMPT_RT")	\
 	X(KERNEL_NR_CPUS, "kernel-nr-cpus",				\
-	  "the most CPUs it boots (CONFIG_NR_CPUS; 1 without SMP)")
+	  "the most CPUs it boots (CONFIG_NR_CPUS; 1 without SMP)")	\
+	X(KERNEL_LAYOUT, "kernel-layout",				\
+	  "NAME:OFFSET,...: where explain's plugin reads a task's and an "	\
+	  "interrupt's names (kernel-series/layout/irqstorm-layout.c)")
 
 #define IRQSTORM_IDENTITY_KEY_ENUM(id, key, help)	IRQSTORM_ID_##id,
 enum irqstorm_identity_key {

@@ -11,10 +11,14 @@
  * writes a line each time a vCPU takes an interrupt (irqstorm sweep's
  * interference), instrumenting only the entry points' blocks.  It changes
  * nothing the guest can see;
- * explain checks that on every use.  Everything else (symbols, halted
- * time, functions) is derived by the rig.
+ * explain checks that on every use.  With names=, it also reads, at each
+ * context switch and each interrupt's handling, which task a vCPU switched
+ * to and which interrupt it handles, from guest registers and memory, and
+ * writes them beside the blocks.  Everything else (symbols, halted time,
+ * functions) is derived by the rig.
  *
- * Needs qemu_plugin_icount_clock_ns() (qemu-device/patches/0002).
+ * Needs qemu_plugin_icount_clock_ns() (qemu-device/patches/0002) and, for
+ * names, the register and memory reads of patch 0004.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,6 +36,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define ARG_ENTRIES IRQSTORM_EXPLAIN_ARG_ENTRIES
 #define ARG_OUT     IRQSTORM_EXPLAIN_ARG_OUT
 #define ARG_SHIFT   IRQSTORM_EXPLAIN_ARG_SHIFT
+#define ARG_NAMES   IRQSTORM_EXPLAIN_ARG_NAMES
+
+/* x86-64 gdbstub core register numbers: the first two arguments */
+#define REG_RSI 4
+#define REG_RDI 5
 
 static const struct irqstorm_explain_arg_desc args[ARG_COUNT] = {
     IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_DESC)
@@ -46,18 +55,44 @@ struct block {
     unsigned int insns;
 };
 
+/* What the names file says (include/irqstorm/explain.h): addresses, offsets */
+#define NAME_FIELD(id, name, help) int64_t id;
+struct names {
+    IRQSTORM_EXPLAIN_NAMES(NAME_FIELD)
+};
+#undef NAME_FIELD
+
+/* A vCPU: its cursor into the windows, and what it runs, once known */
+struct vcpu {
+    guint next;          /* the first window not yet past */
+    guint announced;     /* 1 + the window its task was written for */
+    char task[128];      /* "PID POLICY RT_PRIORITY STATIC_PRIO COMM", or "" */
+    gboolean switched;   /* task changed since it was last written */
+    char irq[96];        /* "IRQ NAME" of the interrupt about to be handled */
+};
+
 /*
- * The plugin's one state: the windows, each vCPU's cursor into them, the
- * output; or, in the interrupts mode, the entry points.
+ * The plugin's one state: the windows, each vCPU's state, the output; or,
+ * in the interrupts mode, the entry points; and the names file's values.
  */
 static struct {
     GArray *windows;
     GHashTable *entries;
-    GArray *next;
+    GArray *vcpus;
     FILE *out;
     int shift;
     uint64_t lines;
+    gboolean naming;
+    struct names nm;
 } ex;
+
+static struct vcpu *vcpu_state(unsigned int vcpu)
+{
+    if (vcpu >= ex.vcpus->len) {
+        g_array_set_size(ex.vcpus, vcpu + 1);
+    }
+    return &g_array_index(ex.vcpus, struct vcpu, vcpu);
+}
 
 /*
  * At a block's start: the clock counts the whole block (its budget is
@@ -72,30 +107,124 @@ static void tb_exec(unsigned int vcpu, void *udata)
     int64_t end = qemu_plugin_icount_clock_ns();
     int64_t start = end - ((int64_t)b->insns << ex.shift);
     const struct window *w = NULL;
-    guint *next;
+    struct vcpu *v = vcpu_state(vcpu);
 
     if (end < 0) {
         return; /* no -icount: explain never loads us then */
     }
-    if (vcpu >= ex.next->len) {
-        g_array_set_size(ex.next, vcpu + 1);
-    }
-    next = &g_array_index(ex.next, guint, vcpu);
     /* Virtual time only moves forward: windows already past are done. */
-    while (*next < ex.windows->len) {
-        w = &g_array_index(ex.windows, struct window, *next);
+    while (v->next < ex.windows->len) {
+        w = &g_array_index(ex.windows, struct window, v->next);
         if (start < w->end) {
             break;
         }
-        (*next)++;
+        v->next++;
         fflush(ex.out);
     }
-    if (*next == ex.windows->len || end <= w->start) {
+    if (v->next == ex.windows->len || end <= w->start) {
+        v->irq[0] = '\0';
         return;
+    }
+    /* Names before the block they belong to: its task, its interrupt */
+    if (v->task[0] && (v->switched || v->announced != v->next + 1)) {
+        fprintf(ex.out, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
+                start, vcpu, v->task);
+        v->announced = v->next + 1;
+        v->switched = FALSE;
+    }
+    if (v->irq[0]) {
+        fprintf(ex.out, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
+                start, vcpu, v->irq);
+        v->irq[0] = '\0';
     }
     fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
             b->insns, vcpu);
     ex.lines++;
+}
+
+/* A little-endian guest word at addr, or FALSE */
+static gboolean read_guest(uint64_t addr, void *to, size_t len)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+
+    if (!qemu_plugin_read_memory_vaddr(addr, buf, len)) {
+        return FALSE;
+    }
+    memcpy(to, buf->data, len);
+    return TRUE;
+}
+
+static uint64_t read_reg(int reg)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    uint64_t v = 0;
+
+    if (qemu_plugin_read_register_num(reg, buf) == sizeof(v)) {
+        memcpy(&v, buf->data, sizeof(v));
+    }
+    return v;
+}
+
+/* A NUL-terminated guest string of at most len - 1 bytes, printable */
+static void read_string(uint64_t addr, char *to, size_t len)
+{
+    size_t i;
+
+    if (!addr || !read_guest(addr, to, len - 1)) {
+        g_strlcpy(to, "?", len);
+        return;
+    }
+    to[len - 1] = '\0';
+    for (i = 0; to[i]; i++) {
+        if (!g_ascii_isgraph(to[i])) {
+            to[i] = '_';
+        }
+    }
+}
+
+/*
+ * At __switch_to(prev, next): the task switched to, its pid, policy,
+ * priorities and comm (the kernel's layout, from the names file).
+ */
+static void switch_exec(unsigned int vcpu, void *udata)
+{
+    struct vcpu *v = vcpu_state(vcpu);
+    uint64_t task = read_reg(REG_RSI);
+    int32_t pid = -1, static_prio = 0;
+    uint32_t policy = 0, rt_priority = 0;
+    char comm[64];
+
+    if (ex.nm.task_comm_len <= 0 || ex.nm.task_comm_len >= (int)sizeof(comm) ||
+        !read_guest(task + ex.nm.task_pid, &pid, sizeof(pid)) ||
+        !read_guest(task + ex.nm.task_policy, &policy, sizeof(policy)) ||
+        !read_guest(task + ex.nm.task_rt_priority, &rt_priority,
+                    sizeof(rt_priority)) ||
+        !read_guest(task + ex.nm.task_static_prio, &static_prio,
+                    sizeof(static_prio))) {
+        g_strlcpy(v->task, "-1 0 0 0 ?", sizeof(v->task));
+    } else {
+        read_string(task + ex.nm.task_comm, comm, ex.nm.task_comm_len + 1);
+        snprintf(v->task, sizeof(v->task), "%d %u %u %d %s", pid, policy,
+                 rt_priority, static_prio, comm);
+    }
+    v->switched = TRUE;
+}
+
+/* At __handle_irq_event_percpu(desc): the IRQ number, its first action */
+static void irq_exec(unsigned int vcpu, void *udata)
+{
+    struct vcpu *v = vcpu_state(vcpu);
+    uint64_t desc = read_reg(REG_RDI), action = 0, name = 0;
+    uint32_t irq = 0;
+    char s[64];
+
+    if (!read_guest(desc + ex.nm.desc_irq, &irq, sizeof(irq)) ||
+        !read_guest(desc + ex.nm.desc_action, &action, sizeof(action)) ||
+        !action || !read_guest(action + ex.nm.action_name, &name, sizeof(name))) {
+        name = 0;
+    }
+    read_string(name, s, sizeof(s));
+    snprintf(v->irq, sizeof(v->irq), "%u %s", irq, s);
 }
 
 /* At an interrupt entry's block: which vCPU took an interrupt, when. */
@@ -123,6 +252,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     b = g_new(struct block, 1);
     b->vaddr = vaddr;
     b->insns = qemu_plugin_tb_n_insns(tb);
+    /* The names first: the block's own line comes after them */
+    if (ex.naming && vaddr == (uint64_t)ex.nm.switch_to) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, switch_exec,
+                                             QEMU_PLUGIN_CB_R_REGS, NULL);
+    } else if (ex.naming && vaddr == (uint64_t)ex.nm.handle_irq) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, irq_exec,
+                                             QEMU_PLUGIN_CB_R_REGS, NULL);
+    }
     qemu_plugin_register_vcpu_tb_exec_cb(tb, ex.entries ? entry_exec : tb_exec,
                                          QEMU_PLUGIN_CB_NO_REGS, b);
 }
@@ -147,6 +284,35 @@ static int read_windows(const char *path)
     }
     fclose(f);
     return 0;
+}
+
+/* The names file: "NAME VALUE" lines, every name of IRQSTORM_EXPLAIN_NAMES */
+static int read_names(const char *path)
+{
+    static const char *const names[] = {
+#define NAME_STRING(id, name, help) name,
+        IRQSTORM_EXPLAIN_NAMES(NAME_STRING)
+#undef NAME_STRING
+    };
+    int64_t *field = (int64_t *)&ex.nm;
+    guint seen = 0;
+    char name[64], value[64];
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        return -1;
+    }
+    while (fscanf(f, "%63s %63s", name, value) == 2) {
+        for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+            if (!strcmp(name, names[i])) {
+                field[i] = (int64_t)g_ascii_strtoull(value, NULL, 0);
+                seen |= 1u << i;
+            }
+        }
+    }
+    fclose(f);
+    G_STATIC_ASSERT(G_N_ELEMENTS(names) < 32);
+    return seen == (1u << G_N_ELEMENTS(names)) - 1 ? 0 : -1;
 }
 
 static int read_entries(const char *path)
@@ -206,7 +372,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return -1;
     }
     ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
-    ex.next = g_array_new(FALSE, TRUE, sizeof(guint));
+    ex.vcpus = g_array_new(FALSE, TRUE, sizeof(struct vcpu));
+    if (arg[ARG_NAMES]) {
+        if (read_names(arg[ARG_NAMES]) < 0) {
+            fprintf(stderr, "irqstorm explain plugin: %s is not a complete "
+                    "names file\n", arg[ARG_NAMES]);
+            return -1;
+        }
+        ex.naming = TRUE;
+    }
     if (arg[ARG_WINDOWS] ? read_windows(arg[ARG_WINDOWS]) < 0 :
         read_entries(arg[ARG_ENTRIES]) < 0) {
         fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",

@@ -19,9 +19,11 @@
 #include "irqstorm/explain.h"
 #include "core/explain.h"
 #include "core/guest-build.h"
+#include "core/identity.h"
 #include "core/files.h"
 #include "core/json-build.h"
 #include "core/machine.h"
+#include "core/names.h"
 #include "core/outdir.h"
 #include "core/records.h"
 #include "core/results.h"
@@ -34,13 +36,18 @@ static const char explain_description[] =
 	"guest code that ran: kernel and driver functions by symbol, [user] for\n"
 	"user space, [halted] for time the vCPU was halted, each with its\n"
 	"instructions and virtual ns, and the sequence of function entries.\n"
+	"Each stretch of code is named by the task it ran for, read in guest\n"
+	"memory at each context switch (\"irq/21-irqstorm (pid 51, FIFO 50)\"),\n"
+	"and each hard interrupt by its IRQ (\"IRQ 21 (irqstorm0)\"); --no-names\n"
+	"names them by their kind, from the code alone (\"IRQ thread\").\n"
 	"\n"
 	"The guest spends no instruction on being watched, and this is proven on\n"
 	"every use: the rerun's records.csv and counts must equal the run's\n"
 	"exactly, or explain fails and says where they differ.\n"
 	"\n"
 	"Events: --event SEQ (a seq of records.csv), else the --top N worst of\n"
-	"the stage. Stage: --stage, else that of the run's first exceeded\n"
+	"the stage among the events the statistics cover (not the [run] warmup\n"
+	"nor the stop tail: the worst the summary reports). Stage: --stage, else that of the run's first exceeded\n"
 	"threshold, else done. A stage's span is cut at the event's points,\n"
 	"raise->hardirq->thread->bh->done (those it has); the probe's is\n"
 	"expected->wake-up.\n"
@@ -67,16 +74,39 @@ static const char explain_description[] =
 #define PLOT_ROWS 10		/* functions in a figure, the last "(other)" */
 
 /* The plugin's arguments for QEMU (include/irqstorm/explain.h). */
-static GStrv plugin_args(const char *windows, const char *trace, int shift)
+static GStrv plugin_args(const char *windows, const char *trace, int shift,
+			 const char *names)
 {
 	g_autofree char *shift_s = g_strdup_printf("%d", shift);
 	const char *values[IRQSTORM_EXPLAIN_ARG_COUNT] = {
 		[IRQSTORM_EXPLAIN_ARG_WINDOWS] = windows,
 		[IRQSTORM_EXPLAIN_ARG_OUT] = trace,
 		[IRQSTORM_EXPLAIN_ARG_SHIFT] = shift_s,
+		[IRQSTORM_EXPLAIN_ARG_NAMES] = names,
 	};
 
 	return irqstorm_cmd_plugin_args(values);
+}
+
+/*
+ * The names file for the run's kernel (its System.map and its identity's
+ * kernel-layout) at path; FALSE with the reason where the kernel cannot be
+ * named (built before kernel-layout): explain then names kinds of tasks.
+ */
+static gboolean write_names(const IrqstormScenario *sc, const char *path, GError **error)
+{
+	g_autofree char *map_name = irqstorm_machine_kernel_file(sc, "System.map");
+	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
+	g_autofree char *id_name = irqstorm_machine_kernel_file(sc, "identity");
+	g_auto(GStrv) id = irqstorm_identity_read(IRQSTORM_KERNEL_DIR, id_name);
+	const char *layout = id ? irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_LAYOUT) : NULL;
+
+	if (!layout || !*layout) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "the kernel's identity "
+			    "has no kernel-layout (a build of an older irqstorm)");
+		return FALSE;
+	}
+	return irqstorm_names_write(map, layout, path, error);
 }
 
 /* Every event's span for the plugin, in time order: "FROM TO" lines. */
@@ -138,8 +168,8 @@ static gint worst_first(gconstpointer a, gconstpointer b)
 }
 
 /* The events asked for (seqs), else the top worst of stage st. */
-static GPtrArray *pick_events(const GArray *recs, IrqstormStage st,
-			      char **seqs, guint top, GError **error)
+static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
+			      IrqstormStage st, char **seqs, guint top, GError **error)
 {
 	g_autoptr(GPtrArray) evs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)irqstorm_explain_event_free);
@@ -167,10 +197,17 @@ static GPtrArray *pick_events(const GArray *recs, IrqstormStage st,
 	}
 	if (seqs && seqs[0])
 		return g_steal_pointer(&evs);
+	/* The worst as the statistics have them: of the window, not the
+	 * warm-up nor the stop tail (records.csv has those too). */
 	for (guint i = 0; i < recs->len; i++) {
-		IrqstormExplainEvent *ev = irqstorm_explain_event_new(
-			&g_array_index(recs, struct irqstorm_record, i), st, &why);
+		const struct irqstorm_record *r = &g_array_index(recs, struct irqstorm_record, i);
+		IrqstormExplainEvent *ev;
 
+		if (!irqstorm_in_window(g_array_index(recs, struct irqstorm_record, 0).t_raise,
+					r->t_raise, sc->warmup_ms * G_GUINT64_CONSTANT(1000000),
+					sc->duration_ms * G_GUINT64_CONSTANT(1000000)))
+			continue;
+		ev = irqstorm_explain_event_new(r, st, &why);
 		if (ev)
 			g_ptr_array_add(evs, ev);
 	}
@@ -315,7 +352,7 @@ static gboolean clear_outputs(const char *dir, GError **error)
 		return FALSE;
 	while ((name = g_dir_read_name(d))) {
 		gboolean ours = !strcmp(name, "explain.json") || !strcmp(name, "trace.txt") ||
-				!strcmp(name, "windows.txt");
+				!strcmp(name, "windows.txt") || !strcmp(name, "names.txt");
 
 		for (gsize i = 0; i < G_N_ELEMENTS(suffixes); i++)
 			ours |= g_str_has_prefix(name, "event-") &&
@@ -329,18 +366,30 @@ static gboolean clear_outputs(const char *dir, GError **error)
 	return TRUE;
 }
 
-/* Rerun with the plugin into dir/rerun, check it, explain evs into dir. */
-static int explain_into(const ExplainSource *src, GPtrArray *evs, const char *dir)
+/* Rerun with the plugin into dir/rerun, check it, explain evs into dir;
+ * with named, tasks and interrupts by name where the kernel allows. */
+static int explain_into(const ExplainSource *src, GPtrArray *evs, const char *dir,
+			gboolean named)
 {
 	g_autofree char *rerun_dir = g_build_filename(dir, "rerun", NULL);
 	g_autofree char *windows = g_build_filename(dir, "windows.txt", NULL);
 	g_autofree char *trace = g_build_filename(dir, "trace.txt", NULL);
-	g_auto(GStrv) args = plugin_args(windows, trace, src->scenario->icount_shift);
+	g_autofree char *names = g_build_filename(dir, "names.txt", NULL);
+	g_auto(GStrv) args = NULL;
 	g_autofree char *held = NULL;
 	g_autoptr(GError) err = NULL;
 
 	if (!clear_outputs(dir, &err))
 		return irqstorm_cmd_fail("%s", err->message);
+	if (!named) {
+		g_clear_pointer(&names, g_free);
+	} else if (!write_names(src->scenario, names, &err)) {
+		fprintf(stderr, "explain: tasks and interrupts by their kind, not their "
+			"names: %s\n", err->message);
+		g_clear_error(&err);
+		g_clear_pointer(&names, g_free);
+	}
+	args = plugin_args(windows, trace, src->scenario->icount_shift, names);
 	if (!write_windows(evs, windows, &err) ||
 	    !rerun(src, rerun_dir, (const char *const *)args, &err) ||
 	    !explain_source_check_rerun(src, rerun_dir, &held, &err) ||
@@ -354,7 +403,7 @@ static int explain_into(const ExplainSource *src, GPtrArray *evs, const char *di
  * explain of the run (its explain.json) is replaced only by one that ends
  * well: until then this one is written beside it (core/outdir.h).
  */
-static int explain(const ExplainSource *src, GPtrArray *evs)
+static int explain(const ExplainSource *src, GPtrArray *evs, gboolean named)
 {
 	g_autofree char *target = g_build_filename(src->dir, "explain", NULL);
 	g_autoptr(GError) err = NULL;
@@ -363,7 +412,7 @@ static int explain(const ExplainSource *src, GPtrArray *evs)
 
 	if (!od)
 		return irqstorm_cmd_fail("%s", err->message);
-	code = explain_into(src, evs, od->write);
+	code = explain_into(src, evs, od->write, named);
 	if (code == IRQSTORM_EXIT_PASSED && !irqstorm_outdir_commit(od, TRUE, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	if (code != IRQSTORM_EXIT_PASSED && g_strcmp0(od->write, od->target))
@@ -397,7 +446,7 @@ int irqstorm_cmd_explain(int argc, char **argv)
 {
 	g_auto(GStrv) seqs = NULL;
 	g_autofree char *stage = NULL, *at = NULL;
-	gboolean gdb = FALSE;
+	gboolean gdb = FALSE, no_names = FALSE;
 	gint top = 5;
 	const GOptionEntry entries[] = {
 		{ "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &seqs,
@@ -407,6 +456,8 @@ int irqstorm_cmd_explain(int argc, char **argv)
 		{ "stage", 0, 0, G_OPTION_ARG_STRING, &stage,
 		  "The stage to explain (default: the first exceeded threshold's, "
 		  "else done)", "STAGE" },
+		{ "no-names", 0, 0, G_OPTION_ARG_NONE, &no_names,
+		  "Name tasks and interrupts by their kind, from the code alone", NULL },
 		{ "gdb", 0, 0, G_OPTION_ARG_NONE, &gdb,
 		  "Stop the rerun at a point of the --event, for gdb (see below)", NULL },
 		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
@@ -445,8 +496,8 @@ int irqstorm_cmd_explain(int argc, char **argv)
 	}
 	if (gdb)
 		return gdb_event(src, seqs[0], at ? at : "raise");
-	evs = pick_events(src->records, st, seqs, top, &err);
+	evs = pick_events(src->records, src->scenario, st, seqs, top, &err);
 	if (!evs)
 		return irqstorm_cmd_fail("%s", err->message);
-	return explain(src, evs);
+	return explain(src, evs, !no_names);
 }

@@ -75,6 +75,15 @@ typedef struct IrqstormCollector IrqstormCollector;
 IrqstormCollector *irqstorm_collector_start(IrqstormLog *log, guint64 bin_ns,
 					    guint bins, guint64 warmup_ns,
 					    guint64 duration_ns, FILE *csv);
+
+/*
+ * Is a record raised at t_raise in the measurement window, start_ns being
+ * the raise of the run's first record (records.csv's first line): from
+ * warmup_ns to duration_ns into the storm? The statistics cover these
+ * records; the others are the warm-up and the stop tail.
+ */
+gboolean irqstorm_in_window(guint64 start_ns, guint64 t_raise, guint64 warmup_ns,
+			    guint64 duration_ns);
 IrqstormCollected *irqstorm_collector_finish(IrqstormCollector *c);
 const IrqstormCollected *irqstorm_collector_peek(IrqstormCollector *c);
 void irqstorm_collected_free(IrqstormCollected *d);

@@ -11,6 +11,7 @@
 #include "files.h"
 #include "irqstorm/explain.h"
 #include "json-build.h"
+#include "names.h"
 
 /*
  * What the code says about the task running it, by function name prefix:
@@ -39,7 +40,7 @@ static const struct {
 };
 #define CONTEXT_UNKNOWN "task not seen"
 #define CONTEXT_SWITCH "__switch_to"		/* runs on the next task's stack */
-#define CONTEXT_HARDIRQ "hard interrupt over "
+#define CONTEXT_HARDIRQ "hard interrupt "
 
 
 void irqstorm_explain_event_free(IrqstormExplainEvent *ev)
@@ -83,29 +84,69 @@ char **irqstorm_explain_trace_lines(const char *path, GError **error)
 	return NULL;
 }
 
+/* The most vCPUs a trace names ([machine] cpus). */
+#define TRACE_VCPUS 64
+
+/*
+ * A names line ("task START VCPU ..." or "irq START VCPU ..."): its words
+ * for the vCPU's next blocks into names[vcpu]. FALSE if it does not parse.
+ */
+static gboolean names_line(const char *line, const char **tasks, const char **irqs)
+{
+	gboolean task = g_str_has_prefix(line, IRQSTORM_EXPLAIN_TASK_LINE " ");
+	const char *p = line + strlen(task ? IRQSTORM_EXPLAIN_TASK_LINE : IRQSTORM_EXPLAIN_IRQ_LINE) + 1;
+	char *end;
+	guint64 vcpu;
+	const char *words;
+
+	g_ascii_strtoull(p, &end, 10);
+	if (end == p || *end != ' ')
+		return FALSE;
+	p = end + 1;
+	vcpu = g_ascii_strtoull(p, &end, 10);
+	if (end == p || *end != ' ' || vcpu >= TRACE_VCPUS)
+		return FALSE;
+	words = task ? irqstorm_names_task(end + 1) : irqstorm_names_irq(end + 1);
+	if (!words)
+		return FALSE;
+	(task ? tasks : irqs)[vcpu] = words;
+	return TRUE;
+}
+
 GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 {
 	g_auto(GStrv) lines = irqstorm_explain_trace_lines(path, error);
 	g_autoptr(GArray) blocks = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
+	const char *tasks[TRACE_VCPUS] = { NULL }, *irqs[TRACE_VCPUS] = { NULL };
 
 	if (!lines)
 		return NULL;
 	for (guint i = 0; lines[i]; i++) {
-		IrqstormBlock b;
+		IrqstormBlock b = { 0 };
 		char *end;
 
 		if (!*lines[i] || lines[i][0] == '#')
 			continue;
+		if (g_ascii_isalpha(lines[i][0])) {
+			if (!names_line(lines[i], tasks, irqs))
+				goto bad;
+			continue;
+		}
 		b.t_ns = g_ascii_strtoull(lines[i], &end, 10);
 		b.vaddr = g_ascii_strtoull(end, &end, 16);
 		b.insns = g_ascii_strtoull(end, &end, 10);
 		b.vcpu = *end ? g_ascii_strtoull(end, &end, 10) : 0;
-		if (*end || !b.insns || b.vcpu >= IRQSTORM_CPU_NONE) {
-			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-				    "%s:%u: not a line of the explain plugin", path, i + 1);
-			return NULL;
-		}
+		if (*end || !b.insns || b.vcpu >= TRACE_VCPUS)
+			goto bad;
+		b.task = tasks[b.vcpu];
+		b.irq = irqs[b.vcpu];
+		irqs[b.vcpu] = NULL;
 		g_array_append_val(blocks, b);
+		continue;
+bad:
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s:%u: not a line of the explain plugin", path, i + 1);
+		return NULL;
 	}
 	return g_steal_pointer(&blocks);
 }
@@ -189,18 +230,20 @@ static GArray *trace_spans(const GArray *blocks, const IrqstormSymbols *syms,
 			       g_array_index(blocks, IrqstormBlock, i + 1).t_ns : end;
 		guint64 start;
 		IrqstormSpan s = { irqstorm_symbols_lookup(syms, b->vaddr, &start), NULL,
-				   FALSE, b->t_ns, MIN(end, next) };
+				   FALSE, b->t_ns, MIN(end, next), NULL, b->task, b->irq };
 		IrqstormSpan *prev = spans->len ?
 			&g_array_index(spans, IrqstormSpan, spans->len - 1) : NULL;
 
-		if (prev && prev->function == s.function && prev->to_ns == s.from_ns)
+		if (prev && prev->function == s.function && prev->to_ns == s.from_ns) {
 			prev->to_ns = s.to_ns;
-		else if (s.to_ns > s.from_ns) {
+			prev->irq = prev->irq ? prev->irq : s.irq;
+		} else if (s.to_ns > s.from_ns) {
 			s.entered = start == b->vaddr;
 			g_array_append_val(spans, s);
 		}
 		if (next > end) {
-			IrqstormSpan h = { IRQSTORM_SYM_HALTED, NULL, TRUE, end, next };
+			IrqstormSpan h = { IRQSTORM_SYM_HALTED, NULL, TRUE, end, next, NULL,
+					   b->task, NULL };
 
 			g_array_append_val(spans, h);
 		}
@@ -209,46 +252,83 @@ static GArray *trace_spans(const GArray *blocks, const IrqstormSymbols *syms,
 }
 
 /*
- * Each span's context: the task of its stretch between context switches
- * (its best mark), and whether it ran inside a hard interrupt (from an
- * interrupt entry to irqentry_exit).
+ * A stretch of spans between context switches: its task by name where the
+ * plugin read it, else by its best mark (the code says what kind of task).
+ */
+static const char *stretch_context(const GArray *spans, guint from, guint to)
+{
+	guint best = G_N_ELEMENTS(task_marks);
+
+	for (guint j = from; j < to; j++)
+		if (g_array_index(spans, IrqstormSpan, j).task)
+			return g_array_index(spans, IrqstormSpan, j).task;
+	for (guint j = from; j < to; j++)
+		best = MIN(best, task_mark(g_array_index(spans, IrqstormSpan, j).function));
+	return g_intern_static_string(best < G_N_ELEMENTS(task_marks) ?
+				      task_marks[best].context : CONTEXT_UNKNOWN);
+}
+
+/*
+ * The spans of the hard interrupt entered at spans[from], to irqentry_exit
+ * (or another's entry, or the end): its IRQ where one was named, its
+ * vector, and the context "hard interrupt [IRQ N (NAME) ]over TASK".
+ * Returns the index after it.
+ */
+static guint hardirq_context(GArray *spans, guint from)
+{
+	const char *vector = g_array_index(spans, IrqstormSpan, from).function;
+	const char *irq = NULL;
+	guint to = from;
+
+	while (to < spans->len) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, to);
+
+		if (to > from && s->entered && irqstorm_irqentry_is_entry(s->function))
+			break;
+		to++;
+		irq = irq ? irq : s->irq;
+		if (s->entered && !strcmp(s->function, IRQSTORM_IRQ_EXIT))
+			break;
+	}
+	for (guint i = from; i < to; i++) {
+		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+		g_autofree char *c = g_strconcat(CONTEXT_HARDIRQ, irq ? irq : "",
+						 irq ? " over " : "over ", s->context, NULL);
+
+		s->context = g_intern_string(c);
+		s->vector = vector;
+		s->irq = irq;
+	}
+	return to;
+}
+
+/*
+ * Each span's context: the task of its stretch between context switches,
+ * and whether it ran inside a hard interrupt (from an interrupt entry to
+ * irqentry_exit).
  */
 static void trace_contexts(GArray *spans)
 {
 	guint start = 0;
-	gboolean in_irq = FALSE;
-	const char *vector = NULL;
 
 	for (guint i = 0; i <= spans->len; i++) {
 		IrqstormSpan *s = i < spans->len ? &g_array_index(spans, IrqstormSpan, i) : NULL;
-		guint best = G_N_ELEMENTS(task_marks);
+		const char *context;
 
 		if (s && !(s->entered && !strcmp(s->function, CONTEXT_SWITCH)))
 			continue;
-		/* A stretch ends: name it by its best mark. */
+		context = stretch_context(spans, start, i);
 		for (guint j = start; j < i; j++)
-			best = MIN(best, task_mark(g_array_index(spans, IrqstormSpan, j).function));
-		for (guint j = start; j < i; j++)
-			g_array_index(spans, IrqstormSpan, j).context = g_intern_static_string(
-				best < G_N_ELEMENTS(task_marks) ? task_marks[best].context :
-								  CONTEXT_UNKNOWN);
+			g_array_index(spans, IrqstormSpan, j).context = context;
 		start = i;
 	}
-	for (guint i = 0; i < spans->len; i++) {
-		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+	for (guint i = 0; i < spans->len;) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
 
-		if (s->entered && irqstorm_irqentry_is_entry(s->function)) {
-			in_irq = TRUE;
-			vector = s->function;
-		}
-		if (in_irq) {
-			g_autofree char *c = g_strconcat(CONTEXT_HARDIRQ, s->context, NULL);
-
-			s->context = g_intern_string(c);
-			s->vector = vector;
-		}
-		if (s->entered && !strcmp(s->function, IRQSTORM_IRQ_EXIT))
-			in_irq = FALSE;
+		if (s->entered && irqstorm_irqentry_is_entry(s->function))
+			i = hardirq_context(spans, i);
+		else
+			i++;
 	}
 }
 
@@ -367,6 +447,8 @@ static GArray *window_spans(const GArray *all, guint64 from, guint64 to)
  * kind, else its task's. */
 static const char *cause_of(const IrqstormSpan *s)
 {
+	if (s->irq)
+		return s->irq;
 	if (s->vector)
 		return irqstorm_irqentry_what(s->vector);
 	static const struct {
@@ -460,6 +542,7 @@ void irqstorm_explain_analyse(IrqstormExplainEvent *ev, const GArray *blocks,
 		for (guint j = 0; j < w->spans->len; j++) {
 			const IrqstormSpan *s = &g_array_index(w->spans, IrqstormSpan, j);
 
+			ev->named |= s->task != NULL;
 			w->interrupts += s->entered && irqstorm_irqentry_is_entry(s->function);
 			w->switches += s->entered && !strcmp(s->function, CONTEXT_SWITCH);
 		}
@@ -631,9 +714,12 @@ char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held)
 		g_string_append_printf(s, "expected at %" G_GUINT64_FORMAT
 				       " ns of virtual time\n", ev->rec.t_raise);
 	g_string_append_printf(s, "%s\n", held);
-	g_string_append(s, "\nWhat the vCPU did, seen from QEMU (the guest ran no "
-			"instruction for it):\n[halted]: the vCPU was halted; [user]: user "
-			"space; context: the task, as its code shows it.\n");
+	g_string_append_printf(s, "\nWhat the vCPU did, seen from QEMU (the guest ran no "
+			       "instruction for it):\n[halted]: the vCPU was halted; [user]: user "
+			       "space; context: %s.\n", ev->named ?
+			       "the task that ran (its comm, pid, policy and priority, read "
+			       "in guest memory at each context switch) and the IRQ a hard "
+			       "interrupt handled" : "the task, as its code shows it");
 	for (guint i = 0; i < ev->windows->len; i++)
 		text_window(s, ev->windows->pdata[i], ev->rec.t_raise, ev->cpus);
 	return g_string_free(s, FALSE);

@@ -28,6 +28,10 @@ typedef struct {
 	guint64 vaddr;
 	guint insns;
 	guint vcpu;		/* the vCPU that ran it */
+	const char *task;	/* the task it ran for, in words, when the
+				 * plugin named tasks (names.h); else NULL */
+	const char *irq;	/* the interrupt whose handlers it starts
+				 * ("IRQ 24 (irqstorm0)"), or NULL */
 } IrqstormBlock;
 
 /*
@@ -40,7 +44,7 @@ char **irqstorm_explain_trace_lines(const char *path, GError **error);
 /*
  * The plugin's trace (lines "T_NS VADDR INSNS VCPU"; VCPU 0 where a line
  * has none), checked complete: the plugin writes its last line as QEMU
- * exits.
+ * exits. Its task and irq lines (with names=) name the blocks after them.
  */
 GArray *irqstorm_explain_read_trace(const char *path, GError **error);
 
@@ -53,6 +57,9 @@ typedef struct {
 	guint64 from_ns, to_ns;
 	const char *vector;	/* inside a hard interrupt: its entry's
 				 * function (asm_sysvec_...); else NULL */
+	const char *task;	/* its block's task, when named, else NULL */
+	const char *irq;	/* inside a hard interrupt whose IRQ was
+				 * named: "IRQ 24 (irqstorm0)"; else NULL */
 } IrqstormSpan;
 
 /* What the time of an event went to, in words: a hard interrupt by its
@@ -94,6 +101,7 @@ typedef struct {
 	guint switches;		/* context switches in the whole stage */
 	guint cpus;		/* the run's vCPUs: with more than one, each
 				 * window says its CPU */
+	gboolean named;		/* its tasks by name (the plugin read them) */
 } IrqstormExplainEvent;
 
 void irqstorm_explain_event_free(IrqstormExplainEvent *ev);

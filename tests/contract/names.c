@@ -26,6 +26,7 @@
 #define SECTION(id, name, help)			puts("section " name);
 #define WORK_CONTEXT(id, name, help)		puts("work_context " name);
 #define EXPLAIN_ARG(id, name, help)		puts("explain-plugin " name);
+#define EXPLAIN_NAME(id, name, help)		puts("explain-names " name);
 #define IDENTITY(id, key, help)			puts("identity " key);
 
 int main(void)
@@ -45,6 +46,7 @@ int main(void)
 	IRQSTORM_GUEST_SECTIONS(SECTION)
 	IRQSTORM_WORK_CONTEXTS(WORK_CONTEXT)
 	IRQSTORM_EXPLAIN_ARGS(EXPLAIN_ARG)
+	IRQSTORM_EXPLAIN_NAMES(EXPLAIN_NAME)
 	IRQSTORM_DEBIAN_IDENTITY(IDENTITY)
 	IRQSTORM_QEMU_IDENTITY(IDENTITY)
 	IRQSTORM_KERNEL_IDENTITY(IDENTITY)

@@ -9,7 +9,10 @@
 #     the driver's own functions are named (the module placed) and the
 #     PIO read's instructions are a whole multiple of the words read (every
 #     call seen, none twice);
-#   - the probe's stage; a threaded handler's work seen in its IRQ thread;
+#   - the probe's stage; a threaded handler's work seen in its IRQ thread,
+#     named as the guest knows it (comm irq/N-irqstorm0 as the kernel cuts
+#     it, the pid and priority init reported), and its hard interrupt by
+#     IRQ number and action name;
 #   - export writes the run as a Chrome trace-event timeline, every handled
 #     event and the explained functions under their task in it;
 #   - --gdb --at hardirq stops the guest exactly at the event's hardirq
@@ -90,10 +93,20 @@ echo "--gdb: stopped at $pc, the block after the hardirq stamp"
 
 run thread --set channel0.threading=threaded
 "$irqstorm" explain "$out/thread" --top 1 >/dev/null || fail "explain of the threaded run"
-jq -e '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
-	| (.function == "irqstorm_process" or .function == "ioread16") and .context == "IRQ thread"' \
+# The IRQ thread by the name (comm: cut at 15 bytes), pid and priority the
+# guest itself reported.
+sj=$out/thread/summary.json
+irq=$(jq -r '.counts.guest.irq[0]' "$sj")
+comm=irq/$irq-irqstorm0
+task="${comm:0:15} (pid $(jq -r '.counts.guest.thread_pid[0]' "$sj"), FIFO $(jq -r '.counts.guest.thread_sched | split(",")[0] | split(":")[1]' "$sj"))"
+jq -e --arg task "$task" '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
+	| (.function == "irqstorm_process" or .function == "ioread16") and .context == $task' \
 	"$out/thread/explain/explain.json" >/dev/null ||
-	fail "thread->done: $(jq -c '.events[0].windows[-1].functions[:2]' "$out/thread/explain/explain.json")"
+	fail "thread->done, not in $task: $(jq -c '.events[0].windows[-1].functions[:2]' "$out/thread/explain/explain.json")"
+jq -e --arg irq "hard interrupt IRQ $irq (irqstorm0) over " '[.events[0].windows[].functions[].context
+	| select(startswith($irq))] | length > 0' "$out/thread/explain/explain.json" >/dev/null ||
+	fail "no hard interrupt named IRQ $irq (irqstorm0): $(jq -c '[.events[0].windows[].functions[].context] | unique' "$out/thread/explain/explain.json")"
+echo "explain names: $task, IRQ $irq (irqstorm0)"
 
 # export: the threaded run as a Chrome trace-event timeline, every handled
 # event in it, the explained window's functions under their task on CPU 0's
@@ -102,9 +115,9 @@ jq -e '.events[0].windows[] | select(.window == "thread->done") | .functions[0]
 tj=$out/thread/trace.json
 handled=$(awk -F, 'NR > 1 && ($5 != "" || $6 != "" || $7 != "" || $14 != "")' \
 	"$out/thread/records.csv" | wc -l)
-jq -e --argjson n "$handled" '.otherData.clock == "QEMU_CLOCK_VIRTUAL" and
+jq -e --argjson n "$handled" --arg task "$task" '.otherData.clock == "QEMU_CLOCK_VIRTUAL" and
 	([.traceEvents[] | select(.ph == "f")] | length) == $n and
-	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "context" and .name == "IRQ thread") and
+	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "context" and .name == $task) and
 	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "function" and .name == "irqstorm_process")' \
 	"$tj" >/dev/null ||
 	fail "export: not every handled event ($handled) or not the explained functions in $tj"

@@ -11,7 +11,9 @@
 #include <glib.h>
 #include <string.h>
 
+#include "core/collect.h"
 #include "core/explain.h"
+#include "core/names.h"
 #include "core/symbols.h"
 #include "testutil.h"
 
@@ -65,6 +67,27 @@
 	"4000 ffffffff81000608 125 1\n" \
 	"5000 ffffffff81000400 1 1\n" \
 	"# end 12 blocks\n"
+
+/*
+ * TRACE with the plugin's names (names=): idle's task from the window's
+ * first block, the interrupt's IRQ at its handling (helper's block stands
+ * for __handle_irq_event_percpu), the IRQ thread's task at the switch.
+ */
+#define TRACE_NAMES \
+	"# irqstorm explain: start_ns vaddr insns vcpu\n" \
+	"task 200 0 0 0 0 120 swapper/0\n" \
+	"200 ffffffff81000510 10 0\n" \
+	"1500 ffffffff81000100 5 0\n" \
+	"irq 1540 0 24 irqstorm0\n" \
+	"1540 ffffffff81000600 20 0\n" \
+	"1700 ffffffff81000200 10 0\n" \
+	"1780 ffffffff81000120 100 0\n" \
+	"task 1800 0 57 1 50 120 irq/24-irqstorm0\n" \
+	"1800 ffffffff81000300 25 0\n" \
+	"2000 ffffffff81000400 250 0\n" \
+	"4000 ffffffff81000608 125 0\n" \
+	"5000 ffffffff81000400 1 0\n" \
+	"# end 9 blocks\n"
 
 typedef struct {
 	char *dir;
@@ -203,6 +226,78 @@ static void test_smp(Fixture *f, gconstpointer data)
 	g_assert_nonnull(strstr(text, "\nthread->done on CPU 1  "));
 }
 
+/* With names: each context is the task by name, the interrupt by its IRQ. */
+static void test_names(Fixture *f, gconstpointer data)
+{
+	const char *why = NULL;
+	g_autoptr(IrqstormExplainEvent) ev =
+		irqstorm_explain_event_new(&threaded, IRQSTORM_STAGE_DONE, &why);
+	g_autofree char *text = NULL;
+	g_autofree char *line = NULL;
+
+	irqstorm_explain_analyse(ev, f->trace, f->syms, 3);
+	g_assert_true(ev->named);
+	/* The same times as without names (test_windows) */
+	g_assert_cmpuint(function(ev->functions, "helper")->ns, ==, 1160);
+	g_assert_cmpstr(function(ev->functions, "irq_thread")->context, ==,
+			"irq/24-irqstorm0 (pid 57, FIFO 50)");
+	g_assert_cmpstr(function(ev->functions, "[halted]")->context, ==,
+			"swapper/0 (idle, pid 0)");
+	text = irqstorm_explain_text(ev, "held");
+	g_assert_nonnull(strstr(text, "hard interrupt IRQ 24 (irqstorm0) over swapper/0 "
+				"(idle, pid 0)"));
+	g_assert_nonnull(strstr(text, "read in guest memory at each context switch"));
+	line = irqstorm_explain_line(ev);
+	g_assert_nonnull(strstr(line, "irq/24-irqstorm0 (pid 57, FIFO 50)"));
+	g_assert_nonnull(strstr(line, "IRQ 24 (irqstorm0)"));
+}
+
+/* --top's events: the window the statistics cover, as collect.c has it. */
+static void test_window(void)
+{
+	g_assert_true(irqstorm_in_window(1000, 1000, 0, 500));
+	g_assert_true(irqstorm_in_window(1000, 1499, 0, 500));
+	g_assert_false(irqstorm_in_window(1000, 1500, 0, 500));	/* the stop tail */
+	g_assert_false(irqstorm_in_window(1000, 1099, 100, 500));	/* the warm-up */
+	g_assert_true(irqstorm_in_window(1000, 1100, 100, 500));
+	g_assert_true(irqstorm_in_window(1000, 900, 0, 500));	/* before the first */
+}
+
+/* The words of the plugin's reads, and the names file of a kernel. */
+static void test_names_file(void)
+{
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *map = g_build_filename(dir, "System.map", NULL);
+	g_autofree char *path = g_build_filename(dir, "names.txt", NULL);
+	g_autofree char *text = NULL;
+	g_autoptr(GError) err = NULL;
+	const char *layout = "task_pid:1120,task_comm:1592,task_comm_len:16,"
+			     "task_policy:704,task_rt_priority:120,task_static_prio:112,"
+			     "desc_irq:44,desc_action:112,action_name:80";
+
+	g_assert_cmpstr(irqstorm_names_task("1 0 0 120 sh"), ==, "sh (pid 1, OTHER nice 0)");
+	g_assert_cmpstr(irqstorm_names_task("99 2 10 120 rr"), ==, "rr (pid 99, RR 10)");
+	g_assert_cmpstr(irqstorm_names_task("-1 0 0 0 ?"), ==, "a task (unreadable)");
+	g_assert_null(irqstorm_names_task("1 0 0"));
+	g_assert_cmpstr(irqstorm_names_irq("11 ahci"), ==, "IRQ 11 (ahci)");
+	g_assert_null(irqstorm_names_irq("x"));
+	tu_write(map, MAP "ffffffff81000700 T __handle_irq_event_percpu\n");
+	g_assert_true(irqstorm_names_write(map, layout, path, &err));
+	g_assert_no_error(err);
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_assert_nonnull(strstr(text, "switch_to 0xffffffff81000300\nhandle_irq "
+				"0xffffffff81000700\ntask_pid 1120\n"));
+	g_assert_nonnull(strstr(text, "action_name 80\n"));
+	/* An offset the layout lacks, a function the map lacks: named */
+	g_assert_false(irqstorm_names_write(map, "task_pid:1", path, &err));
+	g_assert_nonnull(strstr(err->message, "task_comm"));
+	g_clear_error(&err);
+	tu_write(map, MAP);
+	g_assert_false(irqstorm_names_write(map, layout, path, &err));
+	g_assert_nonnull(strstr(err->message, "__handle_irq_event_percpu"));
+	tu_rmtree(dir);
+}
+
 static void test_sequence(Fixture *f, gconstpointer data)
 {
 	const char *why = NULL;
@@ -319,6 +414,10 @@ int main(int argc, char **argv)
 		   fixture_tear_down);
 	g_test_add("/explain/symbols", Fixture, NULL, fixture_set_up, test_symbols,
 		   fixture_tear_down);
+	g_test_add("/explain/names", Fixture, TRACE_NAMES, fixture_set_up, test_names,
+		   fixture_tear_down);
+	g_test_add_func("/explain/names-file", test_names_file);
+	g_test_add_func("/explain/window", test_window);
 	g_test_add_func("/explain/events", test_events);
 	g_test_add_func("/explain/unfinished", test_unfinished);
 	return g_test_run();
