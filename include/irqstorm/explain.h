@@ -87,6 +87,8 @@ struct irqstorm_explain_arg_desc {
 	X(desc_action, "desc_action", "struct irq_desc: action")	\
 	X(action_name, "action_name", "struct irqaction: name")
 
+#define IRQSTORM_EXPLAIN_NAME_STRING(field, name, help)	name,
+
 /* The kernel functions the names are read at */
 #define IRQSTORM_EXPLAIN_SWITCH_FN	"__switch_to"
 #define IRQSTORM_EXPLAIN_IRQ_FN		"__handle_irq_event_percpu"

@@ -220,7 +220,8 @@ static void irq_exec(unsigned int vcpu, void *udata)
 
     if (!read_guest(desc + ex.nm.desc_irq, &irq, sizeof(irq)) ||
         !read_guest(desc + ex.nm.desc_action, &action, sizeof(action)) ||
-        !action || !read_guest(action + ex.nm.action_name, &name, sizeof(name))) {
+        !action ||
+        !read_guest(action + ex.nm.action_name, &name, sizeof(name))) {
         name = 0;
     }
     read_string(name, s, sizeof(s));
@@ -290,9 +291,7 @@ static int read_windows(const char *path)
 static int read_names(const char *path)
 {
     static const char *const names[] = {
-#define NAME_STRING(id, name, help) name,
-        IRQSTORM_EXPLAIN_NAMES(NAME_STRING)
-#undef NAME_STRING
+        IRQSTORM_EXPLAIN_NAMES(IRQSTORM_EXPLAIN_NAME_STRING)
     };
     int64_t *field = (int64_t *)&ex.nm;
     guint seen = 0;

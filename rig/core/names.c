@@ -36,9 +36,7 @@ gboolean irqstorm_names_write(const char *system_map, const char *layout,
 			      const char *path, GError **error)
 {
 	static const char *const names[] = {
-#define NAME_STRING(id, name, help) name,
-		IRQSTORM_EXPLAIN_NAMES(NAME_STRING)
-#undef NAME_STRING
+		IRQSTORM_EXPLAIN_NAMES(IRQSTORM_EXPLAIN_NAME_STRING)
 	};
 	g_autofree char *map = NULL;
 	g_auto(GStrv) lines = NULL;
