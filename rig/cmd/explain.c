@@ -47,10 +47,10 @@ static const char explain_description[] =
 	"\n"
 	"Events: --event SEQ (a seq of records.csv), else the --top N worst of\n"
 	"the stage among the events the statistics cover (not the [run] warmup\n"
-	"nor the stop tail: the worst the summary reports). Stage: --stage, else that of the run's first exceeded\n"
-	"threshold, else done. A stage's span is cut at the event's points,\n"
-	"raise->hardirq->thread->bh->done (those it has); the probe's is\n"
-	"expected->wake-up.\n"
+	"nor the stop tail: the worst the summary reports). Stage: --stage,\n"
+	"else that of the run's first exceeded threshold, else done. A stage's\n"
+	"span is cut at the event's points, raise->hardirq->thread->bh->done\n"
+	"(those it has); the probe's is expected->wake-up.\n"
 	"\n"
 	"Writes into RESULT_DIR/explain/: event-SEQ.txt (readable), event-SEQ.png\n"
 	"(the functions on the time axis), explain.json, trace.txt (the blocks the\n"
@@ -174,6 +174,9 @@ static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
 	g_autoptr(GPtrArray) evs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)irqstorm_explain_event_free);
 	const char *why;
+	guint64 start = recs->len ? g_array_index(recs, struct irqstorm_record, 0).t_raise : 0;
+	guint64 warmup = sc->warmup_ms * G_GUINT64_CONSTANT(1000000);
+	guint64 duration = sc->duration_ms * G_GUINT64_CONSTANT(1000000);
 
 	for (guint i = 0; seqs && seqs[i]; i++) {
 		guint64 seq;
@@ -203,9 +206,7 @@ static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
 		const struct irqstorm_record *r = &g_array_index(recs, struct irqstorm_record, i);
 		IrqstormExplainEvent *ev;
 
-		if (!irqstorm_in_window(g_array_index(recs, struct irqstorm_record, 0).t_raise,
-					r->t_raise, sc->warmup_ms * G_GUINT64_CONSTANT(1000000),
-					sc->duration_ms * G_GUINT64_CONSTANT(1000000)))
+		if (!irqstorm_in_window(start, r->t_raise, warmup, duration))
 			continue;
 		ev = irqstorm_explain_event_new(r, st, &why);
 		if (ev)

@@ -60,20 +60,26 @@ static void window_add(IrqstormWindow *w, const struct irqstorm_record *r)
 	}
 }
 
-/* Is r in the measurement window (collect.h)? Else it is counted in the
- * warm-up or the stop tail; the start-up is noted either way. */
+/* How far into the storm a raise at t_raise is, the first at start_ns. */
+static guint64 into_storm(guint64 start_ns, guint64 t_raise)
+{
+	return t_raise > start_ns ? t_raise - start_ns : 0;
+}
+
 gboolean irqstorm_in_window(guint64 start_ns, guint64 t_raise, guint64 warmup_ns,
 			    guint64 duration_ns)
 {
-	guint64 at = t_raise > start_ns ? t_raise - start_ns : 0;
+	guint64 at = into_storm(start_ns, t_raise);
 
 	return at >= warmup_ns && at < duration_ns;
 }
 
+/* Is r in the measurement window (collect.h)? Else it is counted in the
+ * warm-up or the stop tail; the start-up is noted either way. */
 static gboolean in_window(IrqstormCollector *c, const struct irqstorm_record *r)
 {
 	IrqstormCollected *d = c->data;
-	guint64 at = r->t_raise > c->start_ns ? r->t_raise - c->start_ns : 0;
+	guint64 at = into_storm(c->start_ns, r->t_raise);
 
 	if (!irqstorm_in_window(c->start_ns, r->t_raise, c->warmup_ns, c->duration_ns)) {
 		window_add(at < c->warmup_ns ? &d->warmup : &d->tail, r);

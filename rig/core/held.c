@@ -6,17 +6,15 @@
 
 #include "held.h"
 
-/* One line of the event: "icount_window_irq cpu C KIND 0xW sent at S ns
- * raised at R ns", after an optional "PID@TIME:" prefix (-msg timestamp). */
-static gboolean held_line(const char *line, gint64 *sent, gint64 *raised)
+/* The event's fields, ev pointing at its name in a line ("icount_window_irq
+ * cpu C KIND 0xW sent at S ns raised at R ns", after an optional
+ * "PID@TIME:" prefix of -msg timestamp). */
+static gboolean held_line(const char *ev, gint64 *sent, gint64 *raised)
 {
-	const char *ev = strstr(line, IRQSTORM_HELD_TRACE_EVENT " ");
 	int cpu, n = 0;
 	unsigned what;
 	char kind[16];
 
-	if (!ev)
-		return FALSE;
 	return sscanf(ev + strlen(IRQSTORM_HELD_TRACE_EVENT),
 		      " cpu %d %15s 0x%x sent at %" SCNd64 " ns raised at %" SCNd64 " ns%n",
 		      &cpu, kind, &what, sent, raised, &n) == 5 && n > 0;
@@ -33,11 +31,12 @@ gboolean irqstorm_held_irqs_read(const char *path, guint quantum_ns,
 		return FALSE;
 	lines = g_strsplit(text, "\n", -1);
 	for (guint i = 0; lines[i]; i++) {
+		const char *ev = strstr(lines[i], IRQSTORM_HELD_TRACE_EVENT " ");
 		gint64 sent, raised, d;
 
-		if (!strstr(lines[i], IRQSTORM_HELD_TRACE_EVENT " "))
+		if (!ev)
 			continue;
-		if (!held_line(lines[i], &sent, &raised)) {
+		if (!held_line(ev, &sent, &raised)) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 				    "%s:%u: not a %s line: %s", path, i + 1,
 				    IRQSTORM_HELD_TRACE_EVENT, lines[i]);

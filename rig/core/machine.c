@@ -4,9 +4,9 @@
  * -icount shift=N,sleep=off with -rtc clock=vm makes every guest-visible
  * time a function of the instruction count alone (docs/determinism.md).
  */
-#include "held.h"
 #include "machine.h"
 
+#include "held.h"
 #include "irqstorm/abi.h"
 #include "irqstorm/device.h"
 #include "irqstorm/guest.h"

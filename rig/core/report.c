@@ -132,7 +132,6 @@ static char *guest_irqs_text(const IrqstormResults *res)
 			       "sent no result line");
 }
 
-/* The first lines: how it ended, and what the host read. */
 /* Several vCPUs under the quantum: how late the interrupts between them were. */
 static void print_held(const IrqstormResults *res, FILE *out)
 {
@@ -150,6 +149,7 @@ static void print_held(const IrqstormResults *res, FILE *out)
 	fputc('\n', out);
 }
 
+/* The first lines: how it ended, and what the host read. */
 static void print_head(const IrqstormResults *res, FILE *out)
 {
 	const IrqstormScenario *sc = res->set->scenario;
