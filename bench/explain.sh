@@ -7,8 +7,9 @@
 # named (the default: guest memory read at each context switch and each
 # interrupt's handling) and with --no-names (the code alone). Prints the
 # run's wall time, each explain's, the rerun's own wall time under the
-# plugin against the run's (what watching every block costs QEMU), and the
-# trace the plugin wrote.
+# plugin against the run's (what watching every block costs QEMU), the
+# trace the plugin wrote, and the whole run's tasks file (named explains
+# only: a line per context switch, interrupt entry and exit).
 #
 #   bench/explain.sh [BUILDDIR]
 set -euo pipefail
@@ -28,7 +29,8 @@ a=$(now)
 b=$(now)
 run_qemu=$(jq .wall_seconds "$out/r/summary.json")
 echo "run: $(secs "$a" "$b") s wall ($(jq .counts.host.all_records "$out/r/summary.json") records)"
-printf '%-34s %8s %14s %10s %12s %10s\n' explain wall_s rerun_wall_s slowdown trace_blocks trace_MB
+printf '%-34s %8s %14s %10s %12s %10s %12s\n' explain wall_s rerun_wall_s slowdown trace_blocks \
+	trace_MB tasks_lines
 for args in "--top 5" "--top 5 --no-names" "--stage probe --top 1" \
 	"--stage probe --top 1 --no-names"; do
 	a=$(now)
@@ -39,5 +41,6 @@ for args in "--top 5" "--top 5 --no-names" "--stage probe --top 1" \
 	awk -v w="$args" -v t="$(secs "$a" "$b")" -v r="$rerun" -v q="$run_qemu" \
 		-v n="$(jq .trace_blocks "$out/r/explain/explain.json")" \
 		-v m="$(stat -c %s "$out/r/explain/trace.txt")" \
-		'BEGIN { printf "%-34s %8s %14.1f %9.2fx %12d %10.1f\n", w, t, r, r / q, n, m / 1e6 }'
+		-v k="$(grep -cv '^#' "$out/r/explain/tasks.txt" 2>/dev/null || echo 0)" \
+		'BEGIN { printf "%-34s %8s %14.1f %9.2fx %12d %10.1f %12d\n", w, t, r, r / q, n, m / 1e6, k }'
 done

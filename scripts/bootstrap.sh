@@ -7,8 +7,8 @@
 #   scripts/bootstrap.sh [--tests]
 #
 # --tests adds what only the tests need (clang and its sanitizer and fuzzer
-# runtimes, for build-san/; Slurm and munge for e2e-slurm): a first run
-# does not wait for them.
+# runtimes, for build-san/; Slurm and munge for e2e-slurm; gdb; chromium
+# for e2e-viewer): a first run does not wait for them.
 #
 # What the guest and QEMU are made of (the kernel sources, QEMU's source,
 # the firmware, busybox, cyclictest) is not installed here: the build
@@ -42,6 +42,8 @@ TEST_PKGS=(
 	slurm-wlm munge
 	# e2e-explain: gdb attached where explain --gdb stopped the guest
 	gdb
+	# e2e-viewer: the browser irqstorm export's timeline is opened in
+	chromium
 )
 # The tests' hook (tests/e2e/apt-wait.sh): these packages instead.
 [ -z "${IRQSTORM_BOOTSTRAP_PKGS:-}" ] || read -ra PKGS <<<"$IRQSTORM_BOOTSTRAP_PKGS"

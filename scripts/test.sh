@@ -13,6 +13,9 @@ set -euo pipefail
 
 cd "$IRQSTORM_TOP"
 "$IRQSTORM_TOP/scripts/bootstrap.sh" --tests
+# e2e-viewer's speedscope, by the version and hash scripts/npm-pins names:
+# fetched here, so that no test fetches anything.
+"$IRQSTORM_TOP/scripts/npm-fetch.sh" speedscope >/dev/null
 # Both flavours: the tests boot each.
 "$IRQSTORM_TOP/scripts/build.sh" build rt dyn
 status=0

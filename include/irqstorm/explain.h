@@ -46,6 +46,19 @@
  *                  any time, in the order the vCPUs ran them: each
  *                  interrupt a vCPU took, from when to when; and last
  *                  IRQSTORM_EXPLAIN_TRACE_END as above.
+ *
+ * The whole run's tasks (irqstorm explain, for irqstorm export): beside
+ *   windows= and names=, entries=FILE (as above) and tasks=FILE,
+ *   plugin -> rig  the tasks file: IRQSTORM_EXPLAIN_TASKS_HEADER, then, over
+ *                  the whole run, in the order the vCPUs ran them: the
+ *                  interrupts mode's "START_NS VADDR VCPU" line at each
+ *                  entry point's and the exit's block; a task line (as
+ *                  above) at each context switch, START_NS when
+ *                  __switch_to's first block began; an irq line (as above)
+ *                  at each __handle_irq_event_percpu; and last
+ *                  IRQSTORM_EXPLAIN_TRACE_END followed by the number of
+ *                  lines. The windows' trace is as without it, entry
+ *                  lines and all going to the tasks file only.
  */
 #ifndef IRQSTORM_EXPLAIN_H
 #define IRQSTORM_EXPLAIN_H
@@ -56,10 +69,11 @@
 /* X(ID, "name", "meaning"): each is name=VALUE on the -plugin option. */
 #define IRQSTORM_EXPLAIN_ARGS(X)					\
 	X(WINDOWS, "windows", "the windows file to read")		\
-	X(ENTRIES, "entries", "the entries file to read, instead of windows") \
+	X(ENTRIES, "entries", "the entries file to read") \
 	X(OUT, "out", "the trace file to write")			\
 	X(SHIFT, "shift", "the icount shift: an instruction is 2^shift ns") \
-	X(NAMES, "names", "the names file to read: tasks and interrupts named")
+	X(NAMES, "names", "the names file to read: tasks and interrupts named") \
+	X(TASKS, "tasks", "with windows=: the whole run's tasks file to write")
 
 #define IRQSTORM_EXPLAIN_ARG_ENUM(id, name, help)	IRQSTORM_EXPLAIN_ARG_##id,
 enum irqstorm_explain_arg {
@@ -99,6 +113,7 @@ struct irqstorm_explain_arg_desc {
 #define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns vcpu"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "
 #define IRQSTORM_EXPLAIN_ENTRIES_HEADER	"# irqstorm interrupts: start_ns vaddr vcpu"
+#define IRQSTORM_EXPLAIN_TASKS_HEADER	"# irqstorm tasks: start_ns vaddr vcpu; task and irq lines"
 
 /*
  * The kernel's interrupt entry points, by name: the common entry of every

@@ -14,8 +14,11 @@
  * explain checks that on every use.  With names=, it also reads, at each
  * context switch and each interrupt's handling, which task a vCPU switched
  * to and which interrupt it handles, from guest registers and memory, and
- * writes them beside the blocks.  Everything else (symbols, halted time,
- * functions) is derived by the rig.
+ * writes them beside the blocks.  With tasks= beside windows=, names= and
+ * entries=, it also writes the whole run's context switches, interrupt
+ * entries and exits to a second file: every vCPU's tasks, from start to
+ * end.  Everything else (symbols, halted time, functions) is derived by
+ * the rig.
  *
  * Needs qemu_plugin_icount_clock_ns() (qemu-device/patches/0002) and, for
  * names, the register and memory reads of patch 0004.
@@ -37,6 +40,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define ARG_OUT     IRQSTORM_EXPLAIN_ARG_OUT
 #define ARG_SHIFT   IRQSTORM_EXPLAIN_ARG_SHIFT
 #define ARG_NAMES   IRQSTORM_EXPLAIN_ARG_NAMES
+#define ARG_TASKS   IRQSTORM_EXPLAIN_ARG_TASKS
 
 /* x86-64 gdbstub core register numbers: the first two arguments */
 #define REG_RSI 4
@@ -71,17 +75,25 @@ struct vcpu {
     char irq[96];        /* "IRQ NAME" of the interrupt about to be handled */
 };
 
+/* An output file and the lines written to it */
+struct output {
+    FILE *f;
+    uint64_t lines;
+};
+
 /*
- * The plugin's one state: the windows, each vCPU's state, the output; or,
- * in the interrupts mode, the entry points; and the names file's values.
+ * The plugin's one state: the windows (NULL in the interrupts mode), the
+ * entry points, each vCPU's state, the outputs (the entries' lines go to
+ * out in the interrupts mode, to tasks beside windows) and the names
+ * file's values.
  */
 static struct {
     GArray *windows;
     GHashTable *entries;
     GArray *vcpus;
-    FILE *out;
+    struct output out, tasks;
+    struct output *entries_out;
     int shift;
-    uint64_t lines;
     gboolean naming;
     struct names nm;
 } ex;
@@ -119,7 +131,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
             break;
         }
         v->next++;
-        fflush(ex.out);
+        fflush(ex.out.f);
     }
     if (v->next == ex.windows->len || end <= w->start) {
         v->irq[0] = '\0';
@@ -127,19 +139,27 @@ static void tb_exec(unsigned int vcpu, void *udata)
     }
     /* Names before the block they belong to: its task, its interrupt */
     if (v->task[0] && (v->switched || v->announced != v->next + 1)) {
-        fprintf(ex.out, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
+        fprintf(ex.out.f, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
                 start, vcpu, v->task);
         v->announced = v->next + 1;
         v->switched = FALSE;
     }
     if (v->irq[0]) {
-        fprintf(ex.out, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
+        fprintf(ex.out.f, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
                 start, vcpu, v->irq);
         v->irq[0] = '\0';
     }
-    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
+    fprintf(ex.out.f, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
             b->insns, vcpu);
-    ex.lines++;
+    ex.out.lines++;
+}
+
+/* When the block b began on its vCPU's clock (see tb_exec), or -1 */
+static int64_t block_start(const struct block *b)
+{
+    int64_t end = qemu_plugin_icount_clock_ns();
+
+    return end < 0 ? -1 : end - ((int64_t)b->insns << ex.shift);
 }
 
 /* A little-endian guest word at addr, or FALSE */
@@ -188,7 +208,9 @@ static void read_string(uint64_t addr, char *to, size_t len)
  */
 static void switch_exec(unsigned int vcpu, void *udata)
 {
+    const struct block *b = udata;
     struct vcpu *v = vcpu_state(vcpu);
+    int64_t start = block_start(b);
     uint64_t task = read_reg(REG_RSI);
     int32_t pid = -1, static_prio = 0;
     uint32_t policy = 0, rt_priority = 0;
@@ -208,12 +230,19 @@ static void switch_exec(unsigned int vcpu, void *udata)
                  rt_priority, static_prio, comm);
     }
     v->switched = TRUE;
+    if (ex.tasks.f && start >= 0) {
+        fprintf(ex.tasks.f, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
+                start, vcpu, v->task);
+        ex.tasks.lines++;
+    }
 }
 
 /* At __handle_irq_event_percpu(desc): the IRQ number, its first action */
 static void irq_exec(unsigned int vcpu, void *udata)
 {
+    const struct block *b = udata;
     struct vcpu *v = vcpu_state(vcpu);
+    int64_t start = block_start(b);
     uint64_t desc = read_reg(REG_RDI), action = 0, name = 0;
     uint32_t irq = 0;
     char s[64];
@@ -226,28 +255,34 @@ static void irq_exec(unsigned int vcpu, void *udata)
     }
     read_string(name, s, sizeof(s));
     snprintf(v->irq, sizeof(v->irq), "%u %s", irq, s);
+    if (ex.tasks.f && start >= 0) {
+        fprintf(ex.tasks.f, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
+                start, vcpu, v->irq);
+        ex.tasks.lines++;
+    }
 }
 
 /* At an interrupt entry's block: which vCPU took an interrupt, when. */
 static void entry_exec(unsigned int vcpu, void *udata)
 {
     const struct block *b = udata;
-    int64_t end = qemu_plugin_icount_clock_ns();
+    int64_t start = block_start(b);
 
-    if (end < 0) {
+    if (start < 0) {
         return;
     }
-    fprintf(ex.out, "%" PRId64 " %" PRIx64 " %u\n",
-            end - ((int64_t)b->insns << ex.shift), b->vaddr, vcpu);
-    ex.lines++;
+    fprintf(ex.entries_out->f, "%" PRId64 " %" PRIx64 " %u\n", start,
+            b->vaddr, vcpu);
+    ex.entries_out->lines++;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+    gboolean entry = ex.entries && g_hash_table_contains(ex.entries, &vaddr);
     struct block *b;
 
-    if (ex.entries && !g_hash_table_contains(ex.entries, &vaddr)) {
+    if (!ex.windows && !entry) {
         return;
     }
     b = g_new(struct block, 1);
@@ -256,20 +291,35 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     /* The names first: the block's own line comes after them */
     if (ex.naming && vaddr == (uint64_t)ex.nm.switch_to) {
         qemu_plugin_register_vcpu_tb_exec_cb(tb, switch_exec,
-                                             QEMU_PLUGIN_CB_R_REGS, NULL);
+                                             QEMU_PLUGIN_CB_R_REGS, b);
     } else if (ex.naming && vaddr == (uint64_t)ex.nm.handle_irq) {
         qemu_plugin_register_vcpu_tb_exec_cb(tb, irq_exec,
-                                             QEMU_PLUGIN_CB_R_REGS, NULL);
+                                             QEMU_PLUGIN_CB_R_REGS, b);
     }
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, ex.entries ? entry_exec : tb_exec,
-                                         QEMU_PLUGIN_CB_NO_REGS, b);
+    if (entry) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, entry_exec,
+                                             QEMU_PLUGIN_CB_NO_REGS, b);
+    }
+    if (ex.windows) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+                                             QEMU_PLUGIN_CB_NO_REGS, b);
+    }
+}
+
+static void close_output(struct output *o)
+{
+    if (o->f) {
+        fprintf(o->f, IRQSTORM_EXPLAIN_TRACE_END "%" PRIu64 " %s\n",
+                o->lines, o == &ex.out ? "blocks" : "lines");
+        fclose(o->f);
+        o->f = NULL;
+    }
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
-    fprintf(ex.out, IRQSTORM_EXPLAIN_TRACE_END "%" PRIu64 " blocks\n",
-            ex.lines);
-    fclose(ex.out);
+    close_output(&ex.out);
+    close_output(&ex.tasks);
 }
 
 static int read_windows(const char *path)
@@ -280,6 +330,7 @@ static int read_windows(const char *path)
     if (!f) {
         return -1;
     }
+    ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
     while (fscanf(f, "%" SCNd64 " %" SCNd64, &w.start, &w.end) == 2) {
         g_array_append_val(ex.windows, w);
     }
@@ -331,6 +382,19 @@ static int read_entries(const char *path)
     return 0;
 }
 
+/* Output o: path, written for, its header line first */
+static int open_output(struct output *o, const char *path, const char *header)
+{
+    o->f = fopen(path, "w");
+    if (!o->f) {
+        fprintf(stderr, "irqstorm explain plugin: cannot write %s\n", path);
+        return -1;
+    }
+    setvbuf(o->f, NULL, _IOFBF, 1 << 20);
+    fprintf(o->f, "%s\n", header);
+    return 0;
+}
+
 /* The index of argument s (NAME=VALUE) in args, or ARG_COUNT. */
 static int arg_index(const char *s)
 {
@@ -364,13 +428,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         arg[a] = argv[i] + strlen(args[a].name) + 1;
     }
     ex.shift = arg[ARG_SHIFT] ? atoi(arg[ARG_SHIFT]) : -1;
-    if (!arg[ARG_WINDOWS] == !arg[ARG_ENTRIES] || !arg[ARG_OUT] ||
-        ex.shift < 0 || ex.shift > 10) {
-        fprintf(stderr, "irqstorm explain plugin: needs windows= or entries= "
-                "(one of them), out= and shift= (0..10)\n");
+    if (!arg[ARG_WINDOWS] && !arg[ARG_ENTRIES]) {
+        fprintf(stderr,
+                "irqstorm explain plugin: needs windows= or entries=\n");
         return -1;
     }
-    ex.windows = g_array_new(FALSE, FALSE, sizeof(struct window));
+    if (!arg[ARG_OUT] || ex.shift < 0 || ex.shift > 10) {
+        fprintf(stderr, "irqstorm explain plugin: needs out= and shift= "
+                "(0..10)\n");
+        return -1;
+    }
+    if (!arg[ARG_TASKS] != !(arg[ARG_WINDOWS] && arg[ARG_ENTRIES]) ||
+        (arg[ARG_TASKS] && !arg[ARG_NAMES])) {
+        fprintf(stderr, "irqstorm explain plugin: tasks= needs windows=, "
+                "entries= and names=, and windows= with entries= needs "
+                "tasks=\n");
+        return -1;
+    }
     ex.vcpus = g_array_new(FALSE, TRUE, sizeof(struct vcpu));
     if (arg[ARG_NAMES]) {
         if (read_names(arg[ARG_NAMES]) < 0) {
@@ -380,21 +454,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         ex.naming = TRUE;
     }
-    if (arg[ARG_WINDOWS] ? read_windows(arg[ARG_WINDOWS]) < 0 :
-        read_entries(arg[ARG_ENTRIES]) < 0) {
-        fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",
-                arg[ARG_WINDOWS] ? arg[ARG_WINDOWS] : arg[ARG_ENTRIES]);
+    G_STATIC_ASSERT(ARG_ENTRIES == ARG_WINDOWS + 1);
+    for (i = ARG_WINDOWS; i <= ARG_ENTRIES; i++) {
+        if (arg[i] && (i == ARG_WINDOWS ? read_windows(arg[i]) :
+                       read_entries(arg[i])) < 0) {
+            fprintf(stderr, "irqstorm explain plugin: cannot read %s\n",
+                    arg[i]);
+            return -1;
+        }
+    }
+    if (open_output(&ex.out, arg[ARG_OUT], ex.windows ?
+                    IRQSTORM_EXPLAIN_TRACE_HEADER :
+                    IRQSTORM_EXPLAIN_ENTRIES_HEADER) < 0 ||
+        (arg[ARG_TASKS] && open_output(&ex.tasks, arg[ARG_TASKS],
+                                       IRQSTORM_EXPLAIN_TASKS_HEADER) < 0)) {
         return -1;
     }
-    ex.out = fopen(arg[ARG_OUT], "w");
-    if (!ex.out) {
-        fprintf(stderr, "irqstorm explain plugin: cannot write %s\n",
-                arg[ARG_OUT]);
-        return -1;
-    }
-    setvbuf(ex.out, NULL, _IOFBF, 1 << 20);
-    fprintf(ex.out, "%s\n", ex.entries ? IRQSTORM_EXPLAIN_ENTRIES_HEADER :
-            IRQSTORM_EXPLAIN_TRACE_HEADER);
+    ex.entries_out = ex.windows ? &ex.tasks : &ex.out;
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
     qemu_plugin_register_atexit_cb(id, at_exit, NULL);
     return 0;

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "irqstorm/explain.h"
 #include "core/json-build.h"
+#include "core/machine.h"
 #include "core/outdir.h"
 #include "core/report.h"
 #include "core/results.h"
@@ -387,6 +388,13 @@ int irqstorm_cmd_run_and_report(const IrqstormRunSettings *set,
 	if (res && !set->quiet)
 		irqstorm_results_print(res, stdout);
 	return code;
+}
+
+char *irqstorm_cmd_kernel_path(const IrqstormScenario *sc, const char *what)
+{
+	g_autofree char *name = irqstorm_machine_kernel_file(sc, what);
+
+	return g_build_filename(IRQSTORM_KERNEL_DIR, name, NULL);
 }
 
 GStrv irqstorm_cmd_plugin_args(const char *const *values)

@@ -152,6 +152,10 @@ G_END_DECLS
  */
 GStrv irqstorm_cmd_plugin_args(const char *const *values);
 
+/* The path of a file of sc's kernel build ("System.map", "ko", ...:
+ * irqstorm_machine_kernel_file) in this build's kernel directory. */
+char *irqstorm_cmd_kernel_path(const IrqstormScenario *sc, const char *what);
+
 /* Where `run` and `matrix` build missing guest parts: this build's
  * directory, with the checkout's scripts (docs/building.md). */
 IrqstormGuestBuilder irqstorm_cmd_guest_builder(void);

@@ -23,7 +23,9 @@
 #include "core/files.h"
 #include "core/json-build.h"
 #include "core/machine.h"
+#include "core/irqentry.h"
 #include "core/names.h"
+#include "core/tasks.h"
 #include "core/outdir.h"
 #include "core/records.h"
 #include "core/results.h"
@@ -54,7 +56,9 @@ static const char explain_description[] =
 	"\n"
 	"Writes into RESULT_DIR/explain/: event-SEQ.txt (readable), event-SEQ.png\n"
 	"(the functions on the time axis), explain.json, trace.txt (the blocks the\n"
-	"plugin saw) and rerun/ (the rerun's own results).\n"
+	"plugin saw), tasks.json (named: every task each vCPU ran, the whole run,\n"
+	"its hard interrupts nested: what irqstorm export draws) and rerun/ (the\n"
+	"rerun's own results).\n"
 	"\n"
 	"With --gdb (and one --event), the rerun instead stops the guest at one\n"
 	"point of that event (--at raise, hardirq, thread, bh or done; the probe's\n"
@@ -73,16 +77,37 @@ static const char explain_description[] =
 
 #define PLOT_ROWS 10		/* functions in a figure, the last "(other)" */
 
+/*
+ * What names the rerun's tasks, in an explain's directory: the names file
+ * (names NULL: not named), the entries file and its points, the whole
+ * run's tasks file the plugin writes (points NULL: no whole-run tasks).
+ */
+typedef struct {
+	char *names, *entries, *tasks;
+	GArray *points;
+} ExplainNames;
+
+static void explain_names_clear(ExplainNames *nm)
+{
+	g_clear_pointer(&nm->names, g_free);
+	g_clear_pointer(&nm->entries, g_free);
+	g_clear_pointer(&nm->tasks, g_free);
+	g_clear_pointer(&nm->points, g_array_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(ExplainNames, explain_names_clear)
+
 /* The plugin's arguments for QEMU (include/irqstorm/explain.h). */
 static GStrv plugin_args(const char *windows, const char *trace, int shift,
-			 const char *names)
+			 const ExplainNames *nm)
 {
 	g_autofree char *shift_s = g_strdup_printf("%d", shift);
 	const char *values[IRQSTORM_EXPLAIN_ARG_COUNT] = {
 		[IRQSTORM_EXPLAIN_ARG_WINDOWS] = windows,
 		[IRQSTORM_EXPLAIN_ARG_OUT] = trace,
 		[IRQSTORM_EXPLAIN_ARG_SHIFT] = shift_s,
-		[IRQSTORM_EXPLAIN_ARG_NAMES] = names,
+		[IRQSTORM_EXPLAIN_ARG_NAMES] = nm->names,
+		[IRQSTORM_EXPLAIN_ARG_ENTRIES] = nm->points ? nm->entries : NULL,
+		[IRQSTORM_EXPLAIN_ARG_TASKS] = nm->points ? nm->tasks : NULL,
 	};
 
 	return irqstorm_cmd_plugin_args(values);
@@ -95,8 +120,7 @@ static GStrv plugin_args(const char *windows, const char *trace, int shift,
  */
 static gboolean write_names(const IrqstormScenario *sc, const char *path, GError **error)
 {
-	g_autofree char *map_name = irqstorm_machine_kernel_file(sc, "System.map");
-	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
+	g_autofree char *map = irqstorm_cmd_kernel_path(sc, "System.map");
 	g_autofree char *id_name = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(IRQSTORM_KERNEL_DIR, id_name);
 	const char *layout = id ? irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_LAYOUT) : NULL;
@@ -107,6 +131,32 @@ static gboolean write_names(const IrqstormScenario *sc, const char *path, GError
 		return FALSE;
 	}
 	return irqstorm_names_write(map, layout, path, error);
+}
+
+/*
+ * nm's files in dir for sc's kernel: the names file, and the entries file
+ * for the whole run's tasks; each left NULL after saying why it cannot be
+ * (explain then names kinds of tasks, or draws no whole-run tasks).
+ */
+static void name_files(const IrqstormScenario *sc, const char *dir, ExplainNames *nm)
+{
+	g_autofree char *map = irqstorm_cmd_kernel_path(sc, "System.map");
+	g_autoptr(GError) err = NULL;
+
+	nm->names = g_build_filename(dir, "names.txt", NULL);
+	if (!write_names(sc, nm->names, &err)) {
+		fprintf(stderr, "explain: tasks and interrupts by their kind, not their "
+			"names: %s\n", err->message);
+		g_clear_pointer(&nm->names, g_free);
+		return;
+	}
+	nm->entries = g_build_filename(dir, "entries.txt", NULL);
+	nm->tasks = g_build_filename(dir, "tasks.txt", NULL);
+	nm->points = irqstorm_irqentry_points(map, &err);
+	if (!nm->points || !irqstorm_irqentry_write_points(nm->points, nm->entries, &err)) {
+		fprintf(stderr, "explain: no whole-run tasks for export: %s\n", err->message);
+		g_clear_pointer(&nm->points, g_array_unref);
+	}
 }
 
 /* Every event's span for the plugin, in time order: "FROM TO" lines. */
@@ -225,10 +275,8 @@ static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
 static IrqstormSymbols *load_symbols(const IrqstormScenario *sc, const GArray *trace,
 				     GError **error)
 {
-	g_autofree char *map_name = irqstorm_machine_kernel_file(sc, "System.map");
-	g_autofree char *ko_name = irqstorm_machine_kernel_file(sc, "ko");
-	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, map_name, NULL);
-	g_autofree char *ko = g_build_filename(IRQSTORM_KERNEL_DIR, ko_name, NULL);
+	g_autofree char *map = irqstorm_cmd_kernel_path(sc, "System.map");
+	g_autofree char *ko = irqstorm_cmd_kernel_path(sc, "ko");
 	g_autoptr(IrqstormSymbols) syms = irqstorm_symbols_load(map, error);
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
 	g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(guint64));
@@ -353,7 +401,9 @@ static gboolean clear_outputs(const char *dir, GError **error)
 		return FALSE;
 	while ((name = g_dir_read_name(d))) {
 		gboolean ours = !strcmp(name, "explain.json") || !strcmp(name, "trace.txt") ||
-				!strcmp(name, "windows.txt") || !strcmp(name, "names.txt");
+				!strcmp(name, "windows.txt") || !strcmp(name, "names.txt") ||
+				!strcmp(name, "entries.txt") || !strcmp(name, "tasks.txt") ||
+				!strcmp(name, "tasks.json");
 
 		for (gsize i = 0; i < G_N_ELEMENTS(suffixes); i++)
 			ours |= g_str_has_prefix(name, "event-") &&
@@ -375,27 +425,26 @@ static int explain_into(const ExplainSource *src, GPtrArray *evs, const char *di
 	g_autofree char *rerun_dir = g_build_filename(dir, "rerun", NULL);
 	g_autofree char *windows = g_build_filename(dir, "windows.txt", NULL);
 	g_autofree char *trace = g_build_filename(dir, "trace.txt", NULL);
-	g_autofree char *names = g_build_filename(dir, "names.txt", NULL);
+	g_autofree char *tasks_json = g_build_filename(dir, "tasks.json", NULL);
+	g_auto(ExplainNames) nm = { 0 };
 	g_auto(GStrv) args = NULL;
 	g_autofree char *held = NULL;
+	g_autoptr(GArray) tasks = NULL;
 	g_autoptr(GError) err = NULL;
 
 	if (!clear_outputs(dir, &err))
 		return irqstorm_cmd_fail("%s", err->message);
-	if (!named) {
-		g_clear_pointer(&names, g_free);
-	} else if (!write_names(src->scenario, names, &err)) {
-		fprintf(stderr, "explain: tasks and interrupts by their kind, not their "
-			"names: %s\n", err->message);
-		g_clear_error(&err);
-		g_clear_pointer(&names, g_free);
-	}
-	args = plugin_args(windows, trace, src->scenario->icount_shift, names);
+	if (named)
+		name_files(src->scenario, dir, &nm);
+	args = plugin_args(windows, trace, src->scenario->icount_shift, &nm);
 	if (!write_windows(evs, windows, &err) ||
 	    !rerun(src, rerun_dir, (const char *const *)args, &err) ||
 	    !explain_source_check_rerun(src, rerun_dir, &held, &err) ||
 	    !report(src, evs, dir, trace, held, &err))
 		return irqstorm_cmd_fail("%s", err->message);
+	if (nm.points && (!(tasks = irqstorm_tasks_read(nm.tasks, nm.points, &err)) ||
+			  !irqstorm_tasks_write(tasks, tasks_json, &err)))
+		return irqstorm_cmd_fail("the whole run's tasks: %s", err->message);
 	return IRQSTORM_EXIT_PASSED;
 }
 

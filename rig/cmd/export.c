@@ -10,21 +10,25 @@
 #include "core/files.h"
 #include "core/records.h"
 #include "core/summary.h"
+#include "core/tasks.h"
 #include "core/timeline.h"
 
 static const char export_description[] =
 	"Writes DIR/trace.json (or --out FILE): the run in the Chrome\n"
 	"trace-event format, which Perfetto UI (ui.perfetto.dev: Open trace\n"
 	"file), chrome://tracing and speedscope open. Tracks: the device's\n"
-	"raises and the events, then one per vCPU. Each event of records.csv\n"
-	"is a slice from its raise to its last point, cut at its points\n"
-	"(raise->hardirq->thread->bh->done; the probe's expected->wake-up),\n"
-	"with a flow from the raise to the vCPU of its last point. When DIR\n"
-	"has been explained (irqstorm explain DIR: DIR/explain/explain.json),\n"
-	"the explained windows are on their vCPUs' tracks: the tasks and hard\n"
-	"interrupts that ran (explain's contexts), each with its functions\n"
-	"nested under it. Times are QEMU_CLOCK_VIRTUAL, exact to the ns (the\n"
-	"format's microseconds with three decimals); docs/export.md.\n"
+	"raises and the events, then per vCPU \"CPU N\" (where events\n"
+	"ended). Each event of records.csv is a slice from its raise to its\n"
+	"last point, cut at its points (raise->hardirq->thread->bh->done; the\n"
+	"probe's expected->wake-up), with a flow from the raise to the vCPU of\n"
+	"its last point. When DIR has been explained (irqstorm explain DIR),\n"
+	"also per vCPU \"CPU N tasks\": every task it ran, the whole run, by\n"
+	"name, pid and priority, with its hard interrupts nested in it (by IRQ\n"
+	"and handler name, or the timer interrupt, an IPI); and \"CPU N\n"
+	"explained\": the explained windows' tasks and hard interrupts, each\n"
+	"with its functions nested under it. Times are QEMU_CLOCK_VIRTUAL,\n"
+	"exact to the ns (the format's microseconds with three decimals);\n"
+	"docs/export.md.\n"
 	"\n"
 	"Exit status: 0 written, 1 DIR is not a finished run, or FILE cannot\n"
 	"be written.\n"
@@ -74,6 +78,18 @@ static gboolean explained_spans(const char *dir, JsonParser *parser, GArray *spa
 	return TRUE;
 }
 
+/* explain's tasks.json in dir, or NULL in *tasks where there is none. */
+static gboolean explained_tasks(const char *dir, GArray **tasks, GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, "explain", "tasks.json", NULL);
+
+	*tasks = NULL;
+	if (!g_file_test(path, G_FILE_TEST_EXISTS))
+		return TRUE;
+	*tasks = irqstorm_tasks_load(path, error);
+	return *tasks != NULL;
+}
+
 int irqstorm_cmd_export(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *records_path = NULL, *label = NULL, *json = NULL;
@@ -86,7 +102,7 @@ int irqstorm_cmd_export(int argc, char **argv)
 		"DIR - a finished run as a timeline for Perfetto UI or speedscope",
 		entries, export_description);
 	g_autoptr(IrqstormSummary) sum = NULL;
-	g_autoptr(GArray) recs = NULL;
+	g_autoptr(GArray) recs = NULL, tasks = NULL;
 	g_autoptr(GArray) spans = g_array_new(FALSE, FALSE, sizeof(IrqstormTimelineSpan));
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) err = NULL;
@@ -103,10 +119,11 @@ int irqstorm_cmd_export(int argc, char **argv)
 					 "a run's timeline", argv[1], sum->incomplete_reason);
 	records_path = g_build_filename(argv[1], "records.csv", NULL);
 	recs = irqstorm_records_read(records_path, FALSE, &err);
-	if (!recs || !explained_spans(argv[1], parser, spans, &err))
+	if (!recs || !explained_spans(argv[1], parser, spans, &err) ||
+	    !explained_tasks(argv[1], &tasks, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	label = g_path_get_basename(argv[1]);
-	json = irqstorm_timeline_json(recs, MAX(sum->cpus, 1), spans, label);
+	json = irqstorm_timeline_json(recs, MAX(sum->cpus, 1), spans, tasks, label);
 	if (!out)
 		out = g_build_filename(argv[1], "trace.json", NULL);
 	if (!irqstorm_write_file(out, json, -1, &err))

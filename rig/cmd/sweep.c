@@ -246,8 +246,7 @@ static IrqstormRunSettings sweep_settings(const IrqstormScenario *sc,
 /* The interrupt entry points of sc's kernel (built), from its System.map. */
 static GArray *entry_points(const IrqstormScenario *sc, GError **error)
 {
-	g_autofree char *name = irqstorm_machine_kernel_file(sc, "System.map");
-	g_autofree char *map = g_build_filename(IRQSTORM_KERNEL_DIR, name, NULL);
+	g_autofree char *map = irqstorm_cmd_kernel_path(sc, "System.map");
 
 	return irqstorm_irqentry_points(map, error);
 }

@@ -93,21 +93,12 @@ char **irqstorm_explain_trace_lines(const char *path, GError **error)
  */
 static gboolean names_line(const char *line, const char **tasks, const char **irqs)
 {
-	gboolean task = g_str_has_prefix(line, IRQSTORM_EXPLAIN_TASK_LINE " ");
-	const char *p = line + strlen(task ? IRQSTORM_EXPLAIN_TASK_LINE : IRQSTORM_EXPLAIN_IRQ_LINE) + 1;
-	char *end;
-	guint64 vcpu;
+	gboolean task;
+	guint64 t;
+	guint vcpu;
 	const char *words;
 
-	g_ascii_strtoull(p, &end, 10);
-	if (end == p || *end != ' ')
-		return FALSE;
-	p = end + 1;
-	vcpu = g_ascii_strtoull(p, &end, 10);
-	if (end == p || *end != ' ' || vcpu >= TRACE_VCPUS)
-		return FALSE;
-	words = task ? irqstorm_names_task(end + 1) : irqstorm_names_irq(end + 1);
-	if (!words)
+	if (!irqstorm_names_line(line, &task, &t, &vcpu, &words) || vcpu >= TRACE_VCPUS)
 		return FALSE;
 	(task ? tasks : irqs)[vcpu] = words;
 	return TRUE;

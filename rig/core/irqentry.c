@@ -160,7 +160,8 @@ GArray *irqstorm_irqentry_read(const char *trace, const GArray *points,
 	for (guint i = 0; lines[i]; i++) {
 		IrqstormIrqEntry e;
 
-		if (!*lines[i] || lines[i][0] == '#')
+		/* Comments, and the names lines of a tasks file (tasks.h) */
+		if (!*lines[i] || lines[i][0] == '#' || g_ascii_isalpha(lines[i][0]))
 			continue;
 		if (!read_line(lines[i], points, &e)) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,

@@ -45,7 +45,8 @@ gboolean irqstorm_irqentry_write_points(const GArray *points, const char *path,
 					GError **error);
 
 /*
- * The plugin's trace of interrupts taken, each named from points and
+ * The plugin's trace of interrupts taken (or its tasks file, whose names
+ * lines this skips), each named from points and
  * ended at the vCPU's next exit at its depth (nested interrupts pair
  * innermost first; an exit with none open is an exception's); by entry
  * time. An error for a trace without its end line (QEMU did not exit

@@ -113,3 +113,26 @@ const char *irqstorm_names_irq(const char *fields)
 	s = g_strdup_printf("IRQ %u (%s)", irq, fields + n);
 	return g_intern_string(s);
 }
+
+gboolean irqstorm_names_line(const char *line, gboolean *task, guint64 *t_ns, guint *vcpu,
+			     const char **words)
+{
+	const char *p;
+	char *end;
+	guint64 v;
+
+	*task = g_str_has_prefix(line, IRQSTORM_EXPLAIN_TASK_LINE " ");
+	if (!*task && !g_str_has_prefix(line, IRQSTORM_EXPLAIN_IRQ_LINE " "))
+		return FALSE;
+	p = line + strlen(*task ? IRQSTORM_EXPLAIN_TASK_LINE : IRQSTORM_EXPLAIN_IRQ_LINE) + 1;
+	*t_ns = g_ascii_strtoull(p, &end, 10);
+	if (end == p || *end != ' ')
+		return FALSE;
+	p = end + 1;
+	v = g_ascii_strtoull(p, &end, 10);
+	if (end == p || *end != ' ' || v > G_MAXUINT)
+		return FALSE;
+	*vcpu = v;
+	*words = *task ? irqstorm_names_task(end + 1) : irqstorm_names_irq(end + 1);
+	return *words != NULL;
+}

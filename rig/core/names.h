@@ -33,6 +33,14 @@ const char *irqstorm_names_task(const char *fields);
  * (irqstorm0)". NULL if it does not parse. Interned. */
 const char *irqstorm_names_irq(const char *fields);
 
+/*
+ * A names line of the plugin's traces ("task START_NS VCPU ..." or "irq
+ * START_NS VCPU ..."): *task says which, *t_ns and *vcpu where, *words the
+ * rest in words (irqstorm_names_task, _irq). FALSE if it does not parse.
+ */
+gboolean irqstorm_names_line(const char *line, gboolean *task, guint64 *t_ns, guint *vcpu,
+			     const char **words);
+
 G_END_DECLS
 
 #endif /* IRQSTORM_RIG_NAMES_H */

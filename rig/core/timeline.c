@@ -10,9 +10,13 @@
 
 #include "stages.h"
 
+/* The tracks: the device's, then per vCPU its points, its tasks (the
+ * whole run's), its explained windows; in that order by tid. */
 #define PID		1
 #define TID_DEVICE	0
-#define TID_CPU(c)	((c) + 1)
+#define TID_CPU(c)	(3 * (c) + 1)
+#define TID_TASKS(c)	(3 * (c) + 2)
+#define TID_EXPLAINED(c) (3 * (c) + 3)
 
 /* ns as the format's microseconds, exactly: "9072452.944". */
 static void append_us(GString *s, guint64 ns)
@@ -153,12 +157,27 @@ static GArray *spans_sorted(const GArray *spans)
 	return out;
 }
 
+/* A slice of a nested track (tasks, explained), written as "B"/"E" */
+typedef struct {
+	guint tid;
+	guint64 from_ns, to_ns;
+	const char *name, *cat;
+} Nest;
+
+static void add_nest(GArray *nests, guint tid, guint64 from, guint64 to, const char *name,
+		     const char *cat)
+{
+	Nest n = { tid, from, to, name, cat };
+
+	g_array_append_val(nests, n);
+}
+
 /*
  * The explained spans on their vCPUs' tracks: each run of one context
  * without a gap as a slice (the task, or a hard interrupt over it), its
  * functions as slices under it.
  */
-static void span_events(GString *s, const GArray *spans)
+static void span_nests(GArray *nests, const GArray *spans)
 {
 	g_autoptr(GArray) sorted = spans_sorted(spans);
 
@@ -175,21 +194,128 @@ static void span_events(GString *s, const GArray *spans)
 				break;
 			j++;
 		}
-		slice(s, TID_CPU(a->cpu), a->from_ns,
-		      g_array_index(sorted, IrqstormTimelineSpan, j - 1).to_ns, a->context,
-		      "context");
+		add_nest(nests, TID_EXPLAINED(a->cpu), a->from_ns,
+			 g_array_index(sorted, IrqstormTimelineSpan, j - 1).to_ns, a->context,
+			 "context");
 		for (guint k = i; k < j; k++) {
 			const IrqstormTimelineSpan *f = &g_array_index(sorted, IrqstormTimelineSpan, k);
 
-			slice(s, TID_CPU(f->cpu), f->from_ns, f->to_ns, f->function, "function");
+			add_nest(nests, TID_EXPLAINED(f->cpu), f->from_ns, f->to_ns, f->function,
+				 "function");
 		}
 		i = j;
 	}
 }
 
-char *irqstorm_timeline_json(const GArray *records, guint cpus, const GArray *spans,
-			     const char *label)
+/* The whole run's tasks on their vCPUs' tracks, interrupts nested. */
+static void task_nests(GArray *nests, const GArray *tasks)
 {
+	for (guint i = 0; i < tasks->len; i++) {
+		const IrqstormTaskSlice *t = &g_array_index(tasks, IrqstormTaskSlice, i);
+
+		add_nest(nests, TID_TASKS(t->cpu), t->from_ns, t->to_ns, t->name,
+			 t->interrupt ? "interrupt" : "task");
+	}
+}
+
+static gint nest_compare(gconstpointer a, gconstpointer b)
+{
+	const Nest *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->from_ns != y->from_ns)
+		return x->from_ns < y->from_ns ? -1 : 1;
+	return x->to_ns > y->to_ns ? -1 : x->to_ns < y->to_ns;	/* parents first */
+}
+
+/* Does n continue open[top] (same name, from where it ends, inside the
+ * slice under it)? Then it is one slice: a viewer must not nest them. */
+static gboolean continues(const GArray *open, const Nest *n)
+{
+	const Nest *top = &g_array_index(open, Nest, open->len - 1);
+
+	return top->to_ns == n->from_ns && !strcmp(top->name, n->name) &&
+	       !strcmp(top->cat, n->cat) &&
+	       (open->len == 1 || g_array_index(open, Nest, open->len - 2).to_ns >= n->to_ns);
+}
+
+/*
+ * The nested tracks' slices as "B" and "E" events, per track in time
+ * order, every end before a begin at the same time, inner ends first: one
+ * decimal string per boundary, so no viewer adding ts and dur in floating
+ * point sees a slice end after the next one begins (speedscope would nest
+ * them). A slice that continues another of its name is merged with it.
+ */
+static void nest_events(GString *s, GArray *nests)
+{
+	g_autoptr(GArray) open = g_array_new(FALSE, FALSE, sizeof(Nest));
+	g_autofree char *cat = NULL;
+
+	g_array_sort(nests, nest_compare);
+	for (guint i = 0; i <= nests->len; i++) {
+		const Nest *n = i < nests->len ? &g_array_index(nests, Nest, i) : NULL;
+		gboolean merged = FALSE;
+
+		while (open->len) {
+			Nest *top = &g_array_index(open, Nest, open->len - 1);
+
+			if (n && top->tid == n->tid && top->to_ns > n->from_ns)
+				break;
+			if (n && top->tid == n->tid && continues(open, n)) {
+				top->to_ns = n->to_ns;
+				merged = TRUE;
+				break;
+			}
+			event(s, "E", top->tid, top->to_ns, top->name, NULL);
+			g_array_set_size(open, open->len - 1);
+		}
+		if (!n || merged)
+			continue;
+		g_free(cat);
+		cat = g_strdup_printf(",\"cat\":\"%s\"", n->cat);
+		event(s, "B", n->tid, n->from_ns, n->name, cat);
+		g_array_append_val(open, *n);
+	}
+}
+
+/* The tracks' names: the device's, and per vCPU those it has. */
+static void track_names(GString *s, guint cpus, const GArray *spans, const GArray *tasks,
+			const char *label)
+{
+	g_autofree guint8 *has = g_new0(guint8, cpus);	/* 1: tasks, 2: explained */
+
+	for (guint i = 0; tasks && i < tasks->len; i++) {
+		guint c = g_array_index(tasks, IrqstormTaskSlice, i).cpu;
+
+		if (c < cpus)
+			has[c] |= 1;
+	}
+	for (guint i = 0; spans && i < spans->len; i++) {
+		guint c = g_array_index(spans, IrqstormTimelineSpan, i).cpu;
+
+		if (c < cpus)
+			has[c] |= 2;
+	}
+	metadata(s, "process_name", TID_DEVICE, label, TRUE);
+	metadata(s, "thread_name", TID_DEVICE, "device (raises) and events", FALSE);
+	for (guint c = 0; c < cpus; c++) {
+		g_autofree char *name = g_strdup_printf("CPU %u", c);
+		g_autofree char *tname = g_strdup_printf("CPU %u tasks", c);
+		g_autofree char *ename = g_strdup_printf("CPU %u explained", c);
+
+		metadata(s, "thread_name", TID_CPU(c), name, FALSE);
+		if (has[c] & 1)
+			metadata(s, "thread_name", TID_TASKS(c), tname, FALSE);
+		if (has[c] & 2)
+			metadata(s, "thread_name", TID_EXPLAINED(c), ename, FALSE);
+	}
+}
+
+char *irqstorm_timeline_json(const GArray *records, guint cpus, const GArray *spans,
+			     const GArray *tasks, const char *label)
+{
+	g_autoptr(GArray) nests = g_array_new(FALSE, FALSE, sizeof(Nest));
 	GString *s = g_string_new("{\"displayTimeUnit\":\"ns\",\"otherData\":{"
 				  "\"clock\":\"QEMU_CLOCK_VIRTUAL\",\"time\":\"virtual: ts "
 				  "and dur are us with three decimals, every ns exact\","
@@ -197,17 +323,14 @@ char *irqstorm_timeline_json(const GArray *records, guint cpus, const GArray *sp
 
 	append_str(s, label);
 	g_string_append(s, "},\n\"traceEvents\":[");
-	metadata(s, "process_name", TID_DEVICE, label, TRUE);
-	metadata(s, "thread_name", TID_DEVICE, "device (raises) and events", FALSE);
-	for (guint c = 0; c < cpus; c++) {
-		g_autofree char *name = g_strdup_printf("CPU %u", c);
-
-		metadata(s, "thread_name", TID_CPU(c), name, FALSE);
-	}
+	track_names(s, cpus, spans, tasks, label);
 	for (guint i = 0; i < records->len; i++)
 		record_events(s, &g_array_index(records, struct irqstorm_record, i));
+	if (tasks)
+		task_nests(nests, tasks);
 	if (spans)
-		span_events(s, spans);
+		span_nests(nests, spans);
+	nest_events(s, nests);
 	g_string_append(s, "\n]}\n");
 	return g_string_free(s, FALSE);
 }

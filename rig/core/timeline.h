@@ -2,12 +2,14 @@
 /*
  * A run as a timeline in the Chrome trace-event format (JSON), the one
  * Perfetto UI, chrome://tracing and speedscope open: a track for the
- * device's raises, one per vCPU, and each recorded event as an async slice
- * from its raise to its last point, cut at its points (raise, hardirq,
- * thread, bh, done; the probe's expected, wake-up), with a flow from the
- * raise to the last point's vCPU. Explained windows (irqstorm explain) add
- * on their vCPU's track the tasks (contexts) that ran, each with its
- * functions nested under it. Times are virtual (QEMU_CLOCK_VIRTUAL): ts
+ * device's raises, then per vCPU: its points' track, and each recorded
+ * event as an async slice from its raise to its last point, cut at its
+ * points (raise, hardirq, thread, bh, done; the probe's expected,
+ * wake-up), with a flow from the raise to the last point's vCPU; its tasks'
+ * track, the whole run's tasks with the hard interrupts nested in them
+ * (irqstorm explain's tasks.json); its explained track, the explained
+ * windows' tasks (contexts) that ran, each with its functions nested under
+ * it. Times are virtual (QEMU_CLOCK_VIRTUAL): ts
  * and dur are microseconds as the format wants them, written with three
  * decimals, so every nanosecond of the records is kept exactly.
  * docs/export.md describes the file.
@@ -18,6 +20,7 @@
 #include <glib.h>
 
 #include "irqstorm/abi.h"
+#include "tasks.h"
 
 G_BEGIN_DECLS
 
@@ -31,11 +34,11 @@ typedef struct {
 
 /*
  * The trace of records (struct irqstorm_record, in any order) on a
- * machine of cpus vCPUs, and spans (of IrqstormTimelineSpan, may be NULL),
- * labelled label: the JSON text.
+ * machine of cpus vCPUs, spans (of IrqstormTimelineSpan, may be NULL) and
+ * tasks (of IrqstormTaskSlice, may be NULL), labelled label: the JSON text.
  */
 char *irqstorm_timeline_json(const GArray *records, guint cpus, const GArray *spans,
-			     const char *label);
+			     const GArray *tasks, const char *label);
 
 G_END_DECLS
 

@@ -13,8 +13,10 @@
 #     named as the guest knows it (comm irq/N-irqstorm0 as the kernel cuts
 #     it, the pid and priority init reported), and its hard interrupt by
 #     IRQ number and action name;
-#   - export writes the run as a Chrome trace-event timeline, every handled
-#     event and the explained functions under their task in it;
+#   - the whole run's tasks (explain/tasks.json) name the IRQ thread and
+#     its interrupts; export writes the run as a Chrome trace-event
+#     timeline, every handled event, the tasks' track and the explained
+#     functions under their task in it;
 #   - --gdb --at hardirq stops the guest exactly at the event's hardirq
 #     stamp: gdb, attached, finds the vCPU at the instruction after the
 #     stamp's register write (the block the plugin saw start at that
@@ -108,19 +110,32 @@ jq -e --arg irq "hard interrupt IRQ $irq (irqstorm0) over " '[.events[0].windows
 	fail "no hard interrupt named IRQ $irq (irqstorm0): $(jq -c '[.events[0].windows[].functions[].context] | unique' "$out/thread/explain/explain.json")"
 echo "explain names: $task, IRQ $irq (irqstorm0)"
 
+# The whole run's tasks (explain/tasks.json): the IRQ thread among them,
+# by the name the guest reported, and its hard interrupts by IRQ.
+jq -e --arg task "$task" --arg irq "IRQ $irq (irqstorm0)" '.format == "irqstorm-tasks" and
+	any(.slices[]; .kind == "task" and .name == $task) and
+	any(.slices[]; .kind == "interrupt" and .name == $irq) and
+	all(.slices[]; .to_ns > .from_ns)' "$out/thread/explain/tasks.json" >/dev/null ||
+	fail "tasks.json: no $task or no $irq: $(jq -c '[.slices[].name] | unique | .[:20]' "$out/thread/explain/tasks.json")"
+
 # export: the threaded run as a Chrome trace-event timeline, every handled
-# event in it, the explained window's functions under their task on CPU 0's
-# track; a file Perfetto UI and speedscope open (docs/export.md).
+# event in it; CPU 0's tasks track (tid 2) with the IRQ thread and its
+# interrupts; its explained track (tid 3) with the window's functions under
+# their task; a file Perfetto UI and speedscope open (docs/export.md).
 "$irqstorm" export "$out/thread" >/dev/null || fail "export of the threaded run"
 tj=$out/thread/trace.json
 handled=$(awk -F, 'NR > 1 && ($5 != "" || $6 != "" || $7 != "" || $14 != "")' \
 	"$out/thread/records.csv" | wc -l)
-jq -e --argjson n "$handled" --arg task "$task" '.otherData.clock == "QEMU_CLOCK_VIRTUAL" and
+jq -e --argjson n "$handled" --arg task "$task" --arg irq "IRQ $irq (irqstorm0)" '
+	.otherData.clock == "QEMU_CLOCK_VIRTUAL" and
 	([.traceEvents[] | select(.ph == "f")] | length) == $n and
-	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "context" and .name == $task) and
-	any(.traceEvents[]; .ph == "X" and .tid == 1 and .cat == "function" and .name == "irqstorm_process")' \
+	any(.traceEvents[]; .ph == "B" and .tid == 2 and .cat == "task" and .name == $task) and
+	any(.traceEvents[]; .ph == "B" and .tid == 2 and .cat == "interrupt" and .name == $irq) and
+	any(.traceEvents[]; .ph == "B" and .tid == 3 and .cat == "context" and .name == $task) and
+	any(.traceEvents[]; .ph == "B" and .tid == 3 and .cat == "function" and .name == "irqstorm_process") and
+	([.traceEvents[] | select(.ph == "B")] | length) == ([.traceEvents[] | select(.ph == "E")] | length)' \
 	"$tj" >/dev/null ||
-	fail "export: not every handled event ($handled) or not the explained functions in $tj"
+	fail "export: not every handled event ($handled), or not the tasks or explained functions in $tj"
 echo "export: $(stat -c %s "$tj") bytes for $handled events"
 
 # Refusals: bad input, and runs that cannot be replayed.
