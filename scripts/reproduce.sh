@@ -64,8 +64,9 @@ OUT=$(realpath -m "${1:-$IRQSTORM_TOP/results/reproduce}")
 
 cd "$IRQSTORM_TOP"
 FIG=$DOCS/figures
-CASES=(ide-pio i8042-spin shared-line nobody-cared priority msi-vs-intx irqd-vs-threads
-	softirq-exit bh-lock workqueue)
+# The cases: every "case" line of scripts/results-tables, in its order.
+mapfile -t CASES < <(awk -F'\t' '$1 == "case" { print $2 }' scripts/results-tables)
+[ "${#CASES[@]}" -gt 0 ] || die "scripts/results-tables names no case"
 
 if [ -z "$IRQSTORM" ]; then
 	"$IRQSTORM_TOP/scripts/build.sh" build
@@ -459,6 +460,12 @@ explain "$(cell ide-pio "$K61_PROFILE")" "ide-pio-6.12-$K61_PROFILE" --stage pro
 explain "$OUT/ide-pio-6.1/profile=$K61_PROFILE" "ide-pio-6.1-$K61_PROFILE" --stage probe --top 1
 
 # ---- tables ----------------------------------------------------------------
+#
+# The tables are data, scripts/results-tables: render_table draws one.
+# Below, the helpers its cells call, then the two tables that are
+# functions (table_NAME).
+
+TABLES=$IRQSTORM_TOP/scripts/results-tables
 
 us() { jq -r "$1 // empty | . / 1000 | . * 10 | round / 10" "$2"; }
 
@@ -474,125 +481,19 @@ kernel_of() {
 	echo "$(jq -r '.kernel["kernel-flavour"]' "$1")${src:+-$src} $(jq -r '.scenario' "$1" | sed -n 's/^cmdline = //p')"
 }
 
-table_ide() {
-	echo "| profile | kernel | threading | handler max (us) | done p99 / max (us) | probe p99 / max (us) |"
-	echo "|---|---|---|---:|---:|---:|"
-	for p in $(profiles ide-pio | tr , ' '); do
-		s=$(cell ide-pio "$p")/summary.json
-		echo "| \`$p\` | $(kernel_of "$s") | $(jq -r '.channels["0"].threading' "$s") |" \
-			"$(us .stages.handler.max "$s") | $(p99_max .stages.done "$s") |" \
-			"$(p99_max .stages.probe "$s") |"
-	done
-}
-
-table_i8042() {
-	echo "| profile | exit status | i8042 region | stall reported |"
-	echo "|---|---:|---|---|"
-	for p in $(profiles i8042-spin | tr , ' '); do
-		s=$(cell i8042-spin "$p")/summary.json
-		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.counts.guest.i8042' "$s" | tr : ' ') ns |" \
-			"$(jq -r '.stalls[0] // "none"' "$s") |"
-	done
-}
-
-table_shared() {
-	echo "| profile | outcome | ch0 done max (us) | ch1 done max (us) |"
-	echo "|---|---|---:|---:|"
-	for p in $(profiles shared-line | tr , ' '); do
-		s=$(cell shared-line "$p")/summary.json
-		if jq -e .complete "$s" >/dev/null; then
-			echo "| \`$p\` | both serviced, $(jq '.counts.host.lost' "$s") lost |" \
-				"$(us '.channels["0"].stages.done.max' "$s") | $(us '.channels["1"].stages.done.max' "$s") |"
-		else
-			echo "| \`$p\` | refused: \`$(jq -r '[.kernel_events[] | select(test("Flags mismatch"))][0]' "$s")\` | - | - |"
-		fi
-	done
-}
-
-table_nobody() {
-	echo "| profile | exit status | kernel | device raised / coalesced / handled |"
-	echo "|---|---:|---|---|"
-	for p in $(profiles nobody-cared | tr , ' '); do
-		s=$(cell nobody-cared "$p")/summary.json
-		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.kernel_events | join("; ")' "$s") |" \
-			"$(jq -r '.counts.device | "\(.raised) / \(.coalesced) / \(.handled)"' "$s") |"
-	done
-}
-
-table_priority() {
-	echo "| profile | ch0 thread p99 / max (us) | ch1 thread p99 / max (us) | ch1 done max (us) |"
-	echo "|---|---:|---:|---:|"
-	for p in $(profiles priority | tr , ' '); do
-		s=$(cell priority "$p")/summary.json
-		echo "| \`$p\` | $(p99_max '.channels["0"].stages.thread' "$s") |" \
-			"$(p99_max '.channels["1"].stages.thread' "$s") |" \
-			"$(us '.channels["1"].stages.done.max' "$s") |"
-	done
-}
-
-table_msi() {
-	echo "| profile | exit status | storm (s), ended by | raised | coalesced | overlapped | dropped | handled | thread avg / max (us) | done avg / max (us) |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-	for p in $(profiles msi-vs-intx | tr , ' '); do
-		s=$(cell msi-vs-intx "$p")/summary.json
-		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.storm | "\(.length_s * 1000 | round / 1000), \(.ended_by)"' "$s") |" \
-			"$(jq -r '.counts.device | "\(.raised) | \(.coalesced) | \(.overlapped) | \(.dropped) | \(.handled)"' "$s") |" \
-			"$(us .stages.thread.avg "$s") / $(us .stages.thread.max "$s") |" \
-			"$(us .stages.done.avg "$s") / $(us .stages.done.max "$s") |"
-	done
-}
-
-table_irqd() {
-	echo "| profile | critical ch0 thread p99 / max (us) | ch0 done p99 / max (us) | long ch1 done max (us) | irq/N threads |"
-	echo "|---|---:|---:|---:|---:|"
-	for p in $(profiles irqd-vs-threads | tr , ' '); do
-		s=$(cell irqd-vs-threads "$p")/summary.json
-		echo "| \`$p\` | $(p99_max '.channels["0"].stages.thread' "$s") |" \
-			"$(p99_max '.channels["0"].stages.done' "$s") |" \
-			"$(us '.channels["1"].stages.done.max' "$s") | $(jq -r '.counts.guest.irq_threads' "$s") |"
-	done
-}
-
 # softirqs S NAME: the softirq NAME raised during the storm (CPU 0), and
 # ksoftirqd's context switches there
 softirqs() {
 	jq -r --arg n "$2" '.counts.guest | "\(.softirqs[$n][0] // 0) | \(.ksoftirqd[0])"' "$1"
 }
 
-table_softirq() {
-	echo "| profile | kernel | probe p99 / max (us) | bh p99 / max (us) | done max (us) | TASKLET softirqs | ksoftirqd context switches |"
-	echo "|---|---|---:|---:|---:|---:|---:|"
-	for p in $(profiles softirq-exit | tr , ' '); do
-		s=$(cell softirq-exit "$p")/summary.json
-		echo "| \`$p\` | $(kernel_of "$s") |" \
-			"$(p99_max .stages.probe "$s") |" \
-			"$(p99_max .stages.bh "$s") | $(us .stages.done.max "$s") |" \
-			"$(softirqs "$s" TASKLET) |"
-	done
-}
-
-table_bhlock() {
-	echo "| profile | ch0: threading, work in | ch1: threading, work in, BH-off section | ch0 thread p99 / max (us) | ch0 done p99 / max (us) | ch1 done max (us) | TASKLET softirqs | ksoftirqd context switches |"
-	echo "|---|---|---|---:|---:|---:|---:|---:|"
-	for p in $(profiles bh-lock | tr , ' '); do
-		s=$(cell bh-lock "$p")/summary.json
-		echo "| \`$p\` | $(jq -r '.channels["0"] | "\(.threading), \(.work_context)"' "$s") |" \
-			"$(jq -r '.channels["1"] | "\(.threading), \(.work_context), \(.bh_off_us // 0) us"' "$s") |" \
-			"$(p99_max '.channels["0"].stages.thread' "$s") |" \
-			"$(p99_max '.channels["0"].stages.done' "$s") |" \
-			"$(us '.channels["1"].stages.done.max' "$s") | $(softirqs "$s" TASKLET) |"
-	done
-}
-
-table_workqueue() {
-	echo "| profile | kernel | work in | probe p99 / max (us) | bh p99 / max (us) | done max (us) | TASKLET softirqs | ksoftirqd context switches |"
-	echo "|---|---|---|---:|---:|---:|---:|---:|"
-	for p in $(profiles workqueue | tr , ' '); do
-		s=$(cell workqueue "$p")/summary.json
-		echo "| \`$p\` | $(kernel_of "$s") | $(jq -r '.channels["0"].work_context' "$s") |" \
-			"$(p99_max .stages.probe "$s") |" \
-			"$(p99_max .stages.bh "$s") | $(us .stages.done.max "$s") |" \
-			"$(softirqs "$s" TASKLET) |"
+# sweep_rows KERNELS KINDS: "KERNEL:HANDLER:KIND" of each sweep, in order
+sweep_rows() {
+	local k th kind
+	for k in $1; do
+		for th in hardirq threaded; do
+			for kind in $2; do echo "$k:$th:$kind"; done
+		done
 	done
 }
 
@@ -610,36 +511,17 @@ sweep_cells() {
 		"$(jq -r --arg s "$2" '.worst[$s] | "\(.other // "none") | \(.alone // null |
 			if . then "\(.latency_ns / 100 | round / 10), at \(.offset_ns / 1000)"
 			else "none alone" end) | \(.interfered_offsets)"' "$1/sweep.json") |" \
-		"$(jq -r --arg s "$2" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$1/sweep.json") |"
+		"$(jq -r --arg s "$2" '.random | "\(.max_ns[$s] / 100 | round / 10), \(.interrupts)"' "$1/sweep.json")"
 }
 
 kernel_label() { echo "$1$([ "$1" = rt ] || echo " preempt=full")"; }
 
-table_sweep() {
-	local k th kind stage
-	echo "| kernel | handler | section | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
-	echo "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|"
-	for k in $SWEEP_KERNELS; do
-		for th in hardirq threaded; do
-			stage=hardirq
-			[ "$th" = hardirq ] || stage=thread
-			for kind in $SWEEP_KINDS; do
-				echo "| $(kernel_label "$k") | $th | \`$kind\` | $stage |" \
-					"$(sweep_cells "$(sweep_dir "$k" "$th" "$kind")" "$stage")"
-			done
-		done
-	done
-}
-
-table_sweep_pio() {
-	local k th
-	echo "| kernel | PIO handler | channel 0's thread: aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
-	echo "|---|---|---:|---:|---:|---|---:|---:|---:|"
-	for k in $SWEEP_KERNELS; do
-		for th in hardirq threaded; do
-			echo "| $(kernel_label "$k") | $th | $(sweep_cells "$(sweep_dir "$k" "$th" pio)" thread)"
-		done
-	done
+k73_label() {	# KERNEL: as the 7.3 tables name it
+	case $1 in
+	rt) echo "rt 6.12 (BH lock)" ;;
+	rt-7.3) echo "rt 7.3 without the BH lock" ;;
+	rt-7.3-bh-lock) echo "rt 7.3 with the BH lock" ;;
+	esac
 }
 
 # explained DIR: the event of DIR/explain/explain.json, as the table's
@@ -648,36 +530,62 @@ table_sweep_pio() {
 explained() {
 	jq -r '.events[0] | "\(.stage) | #\(.seq) | \(.latency_ns / 100 | round / 10) |" +
 		" \([.windows[].context_switches] | add) | \([.windows[].interrupts] | add) |" +
-		" `\(.summary | sub("^[^:]*: "; ""))` |"' \
+		" `\(.summary | sub("^[^:]*: "; ""))`"' \
 		"$1/explain/explain.json"
 }
 
-table_explain() {
-	local e c p st
-	echo "| case | profile | stage | event | latency (us) | context switches | interrupt entries | what the time went to: the causes in words, then the functions (explain's line) |"
-	echo "|---|---|---|---:|---:|---:|---:|---|"
-	for e in "${EXPLAINED[@]}"; do
-		read -r c p st <<<"$e"
-		if [ "$p" = - ]; then
-			echo "| $c | every profile | $st | none | | | | no event of any profile has a stage: the handler claims none |"
-			continue
-		fi
-		echo "| $c | \`$p\` | $(explained "$(cell "$c" "$p")")"
-	done
+# ran_on CELL CH: the CPUs channel CH's events were handled on (their hard
+# interrupt's, else their thread's, from records.csv): "1", or with two,
+# "0 (12), 1 (3988)"
+ran_on() {
+	awk -F, -v ch="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["channel"] == ch { c = $col["cpu_hardirq"]; if (c == "") c = $col["cpu_thread"]
+			if (c != "") n[c]++ }
+		END { for (c = 0; c < 64; c++) if (c in n) k++
+			for (c = 0; c < 64; c++) if (c in n) printf "%s%s", (s++ ? ", " : ""), (k > 1 ? c " (" n[c] ")" : c) }' \
+		"$1/records.csv"
 }
 
-table_k61() {
-	local p a b
-	echo "| profile | kernel | done p99 / max (us), 6.12 | 6.1 | probe p99 / max (us), 6.12 | 6.1 |"
-	echo "|---|---|---:|---:|---:|---:|"
-	for p in $(dyn_profiles ide-pio | tr , ' '); do
-		a=$(cell ide-pio "$p")/summary.json
-		b=$OUT/ide-pio-6.1/profile=$p/summary.json
-		echo "| \`$p\` | dyn $(jq -r '.scenario' "$a" | sed -n 's/^cmdline = //p') |" \
-			"$(p99_max .stages.done "$a") |" \
-			"$(p99_max .stages.done "$b") |" \
-			"$(p99_max .stages.probe "$a") |" \
-			"$(p99_max .stages.probe "$b") |"
+# render_table NAME: the table [NAME] of $TABLES, its header, alignment and
+# rows (the file says how a block reads). A cell "@" is spanned by the one
+# before it, whose helper gives several cells ("a | b").
+render_table() {
+	# Its locals start with _: the cells' own variables are the file's.
+	local _spec _kind _a _b _c _line _head="|" _align="|" _rows='' r cell
+	local -a _lets=() _cols=() _skips=()
+	_spec=$(awk -v t="[$1]" '$0 == t { on = 1; next } /^\[/ { on = 0 }
+		on && NF && !/^#/' "$TABLES")
+	[ -n "$_spec" ] || return 1
+	while IFS=$'\t' read -r _kind _a _b _c; do
+		case $_kind in
+		case) ;;	# for the runs, above
+		rows) _rows=$_a ;;
+		let) _lets+=("$_a"$'\t'"$_b") ;;
+		skip) _skips+=("$_a"$'\t'"$_b") ;;
+		col) _head+=" $_a |"; _align+="$_b|"; _cols+=("$_c") ;;
+		*) die "$TABLES [$1]: no such line: $_kind" ;;
+		esac
+	done <<<"$_spec"
+	echo "$_head"
+	echo "$_align"
+	# shellcheck disable=SC2034 # r: read by the cells, in eval
+	for r in $(eval "echo $_rows"); do
+		for _a in "${_lets[@]}"; do
+			eval "${_a%%$'\t'*}=\"${_a#*$'\t'}\""
+		done
+		_line=
+		for _a in "${_skips[@]}"; do
+			! eval "${_a%%$'\t'*}" || { eval "_line=\"| ${_a#*$'\t'}\""; break; }
+		done
+		if [ -z "$_line" ]; then
+			_line="|"
+			for _c in "${_cols[@]}"; do
+				[ "$_c" != @ ] || continue
+				eval "cell=\"$_c\""
+				_line+=" $cell |"
+			done
+		fi
+		echo "$_line"
 	done
 }
 
@@ -698,152 +606,7 @@ table_inputs() {
 	done <<<"$inputs"
 }
 
-table_k61_explain() {
-	local d k
-	echo "| kernel | profile | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
-	echo "|---|---|---|---:|---:|---:|---:|---|"
-	for k in 6.12 6.1; do
-		d=$(cell ide-pio "$K61_PROFILE")
-		[ "$k" = 6.12 ] || d=$OUT/ide-pio-6.1/profile=$K61_PROFILE
-		echo "| $k | $K61_PROFILE | $(explained "$d")"
-	done
-}
-
-# The 7.3 tables: each profile of CASE on 6.12 (CASE) and on 7.3 (CASE-7.3,
-# and CASE-7.3-lock where it has one), one cell per kernel and measure.
-k73_dirs() {	# CASE PROFILE: the runs' directories, 6.12 first
-	local d
-	echo "$(cell "$1" "$2")"
-	for d in "$OUT/$1-7.3" "$OUT/$1-7.3-lock"; do
-		[ ! -d "$d" ] || echo "$d/profile=$2"
-	done
-}
-k73_row() {	# CASE PROFILE JQ-STAGE...: p99 / max of each stage on each kernel
-	local c=$1 p=$2 st d row="| \`$2\` |"
-	shift 2
-	for st in "$@"; do
-		while read -r d; do row+=" $(p99_max "$st" "$d/summary.json") |"; done < <(k73_dirs "$c" "$p")
-	done
-	echo "$row"
-}
-table_k73_priority() {
-	echo "| profile | ch0 thread p99 / max (us), 6.12 | 7.3 | ch1 thread p99 / max (us), 6.12 | 7.3 | ch0, ch1 thread function's thread, policy:priority, 6.12 | 7.3 |"
-	echo "|---|---:|---:|---:|---:|---|---|"
-	for p in $(profiles priority | tr , ' '); do
-		echo "$(k73_row priority "$p" '.channels["0"].stages.thread' '.channels["1"].stages.thread')" \
-			"$(while read -r d; do printf ' %s |' "$(jq -r '.counts.guest.thread_sched | split(",")[0:2] | join(", ")' "$d/summary.json")"; done < <(k73_dirs priority "$p"))"
-	done
-}
-table_k73_irqd() {
-	echo "| profile | critical ch0 thread p99 / max (us), 6.12 | 7.3 | long ch1 done p99 / max (us), 6.12 | 7.3 | irq/N threads, 6.12 | 7.3 |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
-	for p in $(profiles irqd-vs-threads | tr , ' '); do
-		echo "$(k73_row irqd-vs-threads "$p" '.channels["0"].stages.thread' '.channels["1"].stages.done')" \
-			"$(while read -r d; do printf ' %s |' "$(jq -r '.counts.guest.irq_threads' "$d/summary.json")"; done < <(k73_dirs irqd-vs-threads "$p"))"
-	done
-}
-table_k73_bhlock() {	# one row per 7.3 run, the 6.12 run beside it
-	local p d a lock
-	echo "| profile | 7.3's rt | ch0 thread p99 / max (us), 7.3 | 6.12 (BH lock always) | ch0 done p99 / max (us), 7.3 | 6.12 |"
-	echo "|---|---|---:|---:|---:|---:|"
-	for p in $(profiles bh-lock | tr , ' '); do
-		a=$(cell bh-lock "$p")/summary.json
-		for lock in "" -lock; do
-			d=$OUT/bh-lock-7.3$lock/profile=$p/summary.json
-			echo "| \`$p\` | $([ -n "$lock" ] && echo "with the BH lock" || echo "without the BH lock") |" \
-				"$(p99_max '.channels["0"].stages.thread' "$d") | $(p99_max '.channels["0"].stages.thread' "$a") |" \
-				"$(p99_max '.channels["0"].stages.done' "$d") | $(p99_max '.channels["0"].stages.done' "$a") |"
-		done
-	done
-}
-k73_label() {	# KERNEL: as the 7.3 tables name it
-	case $1 in
-	rt) echo "rt 6.12 (BH lock)" ;;
-	rt-7.3) echo "rt 7.3 without the BH lock" ;;
-	rt-7.3-bh-lock) echo "rt 7.3 with the BH lock" ;;
-	esac
-}
-table_sweep73() {
-	local k th stage
-	echo "| kernel | handler | stage | aimed at 0 (us) | median (us) | worst (us), at offset (us) | another interrupt in the worst | alone: worst (us), at offset (us) | offsets with another interrupt | random arrivals: max (us), interrupts |"
-	echo "|---|---|---|---:|---:|---:|---|---:|---:|---:|"
-	for k in rt $SWEEP_73_KERNELS; do
-		for th in hardirq threaded; do
-			stage=hardirq
-			[ "$th" = hardirq ] || stage=thread
-			echo "| $(k73_label "$k") | $th | $stage | $(sweep_cells "$(sweep_dir "$k" "$th" bh_off)" "$stage")"
-		done
-	done
-}
-table_explain73() {
-	local k
-	echo "| kernel | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
-	echo "|---|---|---:|---:|---:|---:|---|"
-	for k in rt $SWEEP_73_KERNELS; do
-		echo "| $(k73_label "$k") | $(explained "$(sweep_dir "$k" threaded bh_off)")"
-	done
-}
-
-table_explain_sweep() {
-	local kind
-	echo "| kernel | handler | section | stage | event | latency (us) | context switches | interrupt entries | what the time went to (explain's line) |"
-	echo "|---|---|---|---|---:|---:|---:|---:|---|"
-	for kind in preempt_off bh_off; do
-		echo "| rt | threaded | \`$kind\` | $(explained "$(sweep_dir rt threaded "$kind")")"
-	done
-}
-
-# ---- on two CPUs: tables ----------------------------------------------------
-
-# ran_on CELL CH: the CPUs channel CH's events were handled on (their hard
-# interrupt's, else their thread's, from records.csv): "1", or with two,
-# "0 (12), 1 (3988)"
-ran_on() {
-	awk -F, -v ch="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["channel"] == ch { c = $col["cpu_hardirq"]; if (c == "") c = $col["cpu_thread"]
-			if (c != "") n[c]++ }
-		END { for (c = 0; c < 64; c++) if (c in n) k++
-			for (c = 0; c < 64; c++) if (c in n) printf "%s%s", (s++ ? ", " : ""), (k > 1 ? c " (" n[c] ")" : c) }' \
-		"$1/records.csv"
-}
-
-table_i8042_2cpu() {
-	echo "| profile | one CPU: exit status | i8042 region | two CPUs: exit status | i8042 region | handled on CPU |"
-	echo "|---|---:|---|---:|---|---:|"
-	for p in $(profiles i8042-spin | tr , ' '); do
-		s=$(cell i8042-spin "$p")/summary.json
-		t=$(cell i8042-spin-2cpu "$p")/summary.json
-		echo "| \`$p\` | $(jq -r .return_code "$s") | $(jq -r '.counts.guest.i8042' "$s" | tr : ' ') ns |" \
-			"$(jq -r .return_code "$t") | $(jq -r '.counts.guest.i8042' "$t" | tr : ' ') ns |" \
-			"$(ran_on "$(cell i8042-spin-2cpu "$p")" 0) |"
-	done
-}
-
-table_ide_2cpu() {
-	echo "| profile | probe p99 / max (us), one CPU | two CPUs | done p99 / max (us), one CPU | two CPUs | IDE interrupt handled on CPU |"
-	echo "|---|---:|---:|---:|---:|---:|"
-	for p in ${IDE_2CPU//,/ }; do
-		s=$(cell ide-pio "$p")/summary.json
-		t=$(cell ide-pio-2cpu "$p")/summary.json
-		echo "| \`$p\` | $(p99_max .stages.probe "$s") | $(p99_max .stages.probe "$t") |" \
-			"$(p99_max .stages.done "$s") | $(p99_max .stages.done "$t") |" \
-			"$(ran_on "$(cell ide-pio-2cpu "$p")" 0) |"
-	done
-}
-
-table_irqd_2cpu() {
-	echo "| profile | critical ch0 done p99 / max (us), one CPU | two CPUs | long ch1 done max (us), one CPU | two CPUs | ch0, ch1 handled on CPU | irq/N threads, two CPUs |"
-	echo "|---|---:|---:|---:|---:|---|---:|"
-	for p in $(profiles irqd-vs-threads | tr , ' '); do
-		s=$(cell irqd-vs-threads "$p")/summary.json
-		t=$(cell irqd-vs-threads-2cpu "$p")/summary.json
-		echo "| \`$p\` | $(p99_max '.channels["0"].stages.done' "$s") | $(p99_max '.channels["0"].stages.done' "$t") |" \
-			"$(us '.channels["1"].stages.done.max' "$s") | $(us '.channels["1"].stages.done.max' "$t") |" \
-			"$(ran_on "$(cell irqd-vs-threads-2cpu "$p")" 0), $(ran_on "$(cell irqd-vs-threads-2cpu "$p")" 1) |" \
-			"$(jq -r '.counts.guest.irq_threads' "$t") |"
-	done
-}
-
+# The section sweep on two CPUs: a column per offset swept.
 table_sweep_2cpu() {
 	local s offs
 	offs=$(awk -F, 'NR > 1 { printf " %g |", $1 / 1000 }' "$(sweep_smp_dir 0)/sweep.csv")
@@ -861,7 +624,8 @@ out=$DOCS/results.md
 		case "$line" in
 		@TABLE\ *@)
 			name=${line#@TABLE }
-			"table_${name%@}" ;;
+			name=${name%@}
+			render_table "$name" || "table_$name" ;;
 		*) printf '%s\n' "$line" ;;
 		esac
 	done <docs/results.md.in
