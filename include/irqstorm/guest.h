@@ -157,4 +157,58 @@ enum irqstorm_work_context {
 
 #undef IRQSTORM_WORK_CONTEXT_ENUM
 
+/* One more row, for counting a table's rows. */
+#define IRQSTORM_GUEST_ONE(id, name, help)	+ 1
+
+/*
+ * How the driver requests a channel's interrupt (guest.conf's threading,
+ * the module parameter threading=): X(ID, "name", "how").
+ */
+#define IRQSTORM_THREADINGS(X)						\
+	X(HARDIRQ, "hardirq", "request_irq() with IRQF_NO_THREAD: hard interrupt context always") \
+	X(THREADED, "threaded", "request_threaded_irq(): a primary handler and an IRQ thread") \
+	X(FORCED, "forced", "request_irq(): an IRQ thread only where the kernel forces threading")
+
+#define IRQSTORM_THREADING_ENUM(id, name, help)	IRQSTORM_THREADING_##id,
+enum irqstorm_threading {
+	IRQSTORM_THREADINGS(IRQSTORM_THREADING_ENUM)
+};
+
+/* How many: apart, so that a switch over the enum need not name it. */
+enum { IRQSTORM_THREADING_COUNT = 0 IRQSTORM_THREADINGS(IRQSTORM_GUEST_ONE) };
+
+#undef IRQSTORM_THREADING_ENUM
+
+/*
+ * What the driver's handler does for an event (guest.conf's work, the
+ * module parameter work=): X(ID, "name", "what").
+ */
+#define IRQSTORM_WORKS(X)						\
+	X(NONE, "none", "claim the event and stamp it")		\
+	X(PIO, "pio", "read pio_words 16-bit words from the data port, IDE-like") \
+	X(SPIN, "spin", "poll the READY bit until the device sets it, i8042-like") \
+	X(IGNORE, "ignore", "return IRQ_NONE: nobody cared")
+
+#define IRQSTORM_WORK_ENUM(id, name, help)	IRQSTORM_WORK_##id,
+enum irqstorm_work {
+	IRQSTORM_WORKS(IRQSTORM_WORK_ENUM)
+};
+
+/* How many: apart, so that a switch over the enum need not name it. */
+enum { IRQSTORM_WORK_COUNT = 0 IRQSTORM_WORKS(IRQSTORM_GUEST_ONE) };
+
+#undef IRQSTORM_WORK_ENUM
+
+/*
+ * The device's interrupt modes by name, in the order of its register
+ * (IRQSTORM_REG_IRQ_MODE, IRQSTORM_IRQ_MODE_ID of irqstorm/abi.h): what
+ * guest.conf's irq_mode and the module parameter irq_mode= take, besides
+ * IRQSTORM_IRQ_MODE_AUTO (MSI-X, else MSI, else INTx). X(ID, "name", "what").
+ */
+#define IRQSTORM_IRQ_MODE_AUTO	"auto"
+#define IRQSTORM_IRQ_MODES(X)						\
+	X(INTX, "intx", "the legacy pin: level-triggered, shared")	\
+	X(MSI, "msi", "message-signalled: edge")			\
+	X(MSIX, "msix", "MSI-X: edge, a vector per channel")
+
 #endif /* IRQSTORM_GUEST_H */

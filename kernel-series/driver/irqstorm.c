@@ -104,13 +104,26 @@ static void __iomem *pcim_iomap_region(struct pci_dev *pdev, int bar,
 #define irqstorm_percpu_wq	system_percpu_wq
 #endif
 
-enum irqstorm_threading { TH_HARDIRQ, TH_THREADED, TH_FORCED };
-static const char * const threading_names[] = { "hardirq", "threaded", "forced" };
+/*
+ * The names of the threading modes, work kinds and work contexts, by
+ * their enums: irqstorm/guest.h.
+ */
+#define IRQSTORM_THREADING_NAME(id, name, ...)	\
+	[IRQSTORM_THREADING_##id] = name,
+static const char * const threading_names[] = {
+	IRQSTORM_THREADINGS(IRQSTORM_THREADING_NAME)
+};
 
-enum irqstorm_work { WORK_NONE, WORK_PIO, WORK_SPIN, WORK_IGNORE };
-static const char * const work_names[] = { "none", "pio", "spin", "ignore" };
+#undef IRQSTORM_THREADING_NAME
 
-/* Where the work of an event runs: irqstorm/guest.h. */
+#define IRQSTORM_WORK_NAME(id, name, ...)	\
+	[IRQSTORM_WORK_##id] = name,
+static const char * const work_names[] = {
+	IRQSTORM_WORKS(IRQSTORM_WORK_NAME)
+};
+
+#undef IRQSTORM_WORK_NAME
+
 #define IRQSTORM_CONTEXT_NAME(id, name, ...)	\
 	[IRQSTORM_CONTEXT_##id] = name,
 static const char * const context_names[] = {
@@ -119,11 +132,14 @@ static const char * const context_names[] = {
 
 #undef IRQSTORM_CONTEXT_NAME
 
+/* The device's modes, by its register's value (IRQSTORM_REG_IRQ_MODE). */
+#define IRQSTORM_MODE_NAME(id, name, ...)	\
+	[IRQSTORM_IRQ_MODE_##id] = name,
 static const char * const irq_mode_names[] = {
-	[IRQSTORM_IRQ_MODE_INTX] = "intx",
-	[IRQSTORM_IRQ_MODE_MSI] = "msi",
-	[IRQSTORM_IRQ_MODE_MSIX] = "msix",
+	IRQSTORM_IRQ_MODES(IRQSTORM_MODE_NAME)
 };
+
+#undef IRQSTORM_MODE_NAME
 
 static char *irq_mode = "auto";
 module_param(irq_mode, charp, 0444);
@@ -361,14 +377,14 @@ static void irqstorm_process(struct irqstorm_chan *c, u32 seq)
 	ktime_t start = handler_clock ? ktime_get() : 0;
 
 	switch (c->work) {
-	case WORK_PIO:
+	case IRQSTORM_WORK_PIO:
 		irqstorm_work_pio(c);
 		break;
-	case WORK_SPIN:
+	case IRQSTORM_WORK_SPIN:
 		irqstorm_work_spin(c);
 		break;
-	case WORK_NONE:
-	case WORK_IGNORE:
+	case IRQSTORM_WORK_NONE:
+	case IRQSTORM_WORK_IGNORE:
 		break;
 	}
 	irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_DONE, seq);
@@ -510,7 +526,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 	irqstorm_enter(c, &c->in_handler);
 	if (!hard)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
-	while (c->work != WORK_IGNORE && (seq = irqstorm_claim(c))) {
+	while (c->work != IRQSTORM_WORK_IGNORE && (seq = irqstorm_claim(c))) {
 		irqstorm_handle(c, seq, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
 				IRQSTORM_REG_STAMP_THREAD);
 		ret = IRQ_HANDLED;
@@ -541,7 +557,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 	irqstorm_enter(c, &c->in_primary);
 	if (!hard)
 		WRITE_ONCE(c->primary_pid, task_pid_nr(current));
-	while (c->work != WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
+	while (c->work != IRQSTORM_WORK_IGNORE && !kfifo_is_full(&c->seqs) &&
 	       (seq = irqstorm_claim(c))) {
 		if (hard)
 			irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
@@ -588,15 +604,15 @@ static int irqstorm_request(struct device *dev, struct irqstorm_chan *c)
 	unsigned long shared = c->shared ? IRQF_SHARED : 0;
 
 	switch (c->threading) {
-	case TH_HARDIRQ:
+	case IRQSTORM_THREADING_HARDIRQ:
 		return devm_request_irq(dev, c->irq, irqstorm_handler,
 					shared | IRQF_NO_THREAD, c->name, c);
-	case TH_THREADED:
+	case IRQSTORM_THREADING_THREADED:
 		return devm_request_threaded_irq(dev, c->irq, irqstorm_primary,
 						 irqstorm_thread,
 						 shared | (intx ? IRQF_ONESHOT : 0),
 						 c->name, c);
-	case TH_FORCED:
+	case IRQSTORM_THREADING_FORCED:
 		return devm_request_irq(dev, c->irq, irqstorm_handler, shared,
 					c->name, c);
 	}
@@ -612,7 +628,7 @@ static int irqstorm_request(struct device *dev, struct irqstorm_chan *c)
  */
 static void irqstorm_find_thread(struct irqstorm_chan *c)
 {
-	if (c->threading != TH_HARDIRQ)
+	if (c->threading != IRQSTORM_THREADING_HARDIRQ)
 		irq_wake_thread(c->irq, c);
 }
 
@@ -1105,9 +1121,9 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		t = irqstorm_choice(dev, "threading", threading_names,
 				    ARRAY_SIZE(threading_names),
 				    i < n_threading ? threading[i] : NULL,
-				    TH_THREADED);
+				    IRQSTORM_THREADING_THREADED);
 		w = irqstorm_choice(dev, "work", work_names, ARRAY_SIZE(work_names),
-				    i < n_work ? work[i] : NULL, WORK_NONE);
+				    i < n_work ? work[i] : NULL, IRQSTORM_WORK_NONE);
 		x = irqstorm_choice(dev, "work_context", context_names,
 				    ARRAY_SIZE(context_names),
 				    i < n_work_context ? work_context[i] : NULL,
@@ -1145,7 +1161,7 @@ static int irqstorm_parse_links(struct device *dev, struct irqstorm *st)
 		if (other < 0 || !c->active)
 			continue;
 		if (other >= NCH || !st->ch[other].active ||
-		    c->threading != TH_THREADED || st->ch[other].irq == c->irq)
+		    c->threading != IRQSTORM_THREADING_THREADED || st->ch[other].irq == c->irq)
 			return dev_err_probe(dev, -EINVAL,
 					     "sync_irq: channel %u cannot wait for channel %d's IRQ\n",
 					     i, other);
@@ -1158,7 +1174,7 @@ static int irqstorm_parse_links(struct device *dev, struct irqstorm *st)
 		if (other < 0 || !c->active)
 			continue;
 		if (other >= NCH || other == (int)i || !st->ch[other].active ||
-		    c->work != WORK_PIO)
+		    c->work != IRQSTORM_WORK_PIO)
 			return dev_err_probe(dev, -EINVAL,
 					     "pio_trigger: channel %u's work cannot trigger channel %d\n",
 					     i, other);
@@ -1170,10 +1186,16 @@ static int irqstorm_parse_links(struct device *dev, struct irqstorm *st)
 /* Vectors: up to one per channel; every channel maps to one of them. */
 static int irqstorm_setup_vectors(struct device *dev, struct irqstorm *st)
 {
+	/* "auto", then each mode, as the module parameter names them */
 	static const unsigned int types[] = {
 		PCI_IRQ_ALL_TYPES, PCI_IRQ_INTX, PCI_IRQ_MSI, PCI_IRQ_MSIX,
 	};
-	static const char * const modes[] = { "auto", "intx", "msi", "msix" };
+#define IRQSTORM_MODE_NAME(id, name, ...)	\
+	[1 + IRQSTORM_IRQ_MODE_##id] = name,
+	static const char * const modes[] = {
+		IRQSTORM_IRQ_MODE_AUTO, IRQSTORM_IRQ_MODES(IRQSTORM_MODE_NAME)
+	};
+#undef IRQSTORM_MODE_NAME
 	struct pci_dev *pdev = st->pdev;
 	unsigned int i;
 	int m, nvec;

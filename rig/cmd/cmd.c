@@ -15,6 +15,7 @@
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
+#include "core/runfiles.h"
 
 int irqstorm_exit_code(IrqstormVerdict verdict)
 {
@@ -357,7 +358,8 @@ int irqstorm_cmd_run_into(IrqstormRunSettings *set, const IrqstormGuestBuilder *
 {
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormResults) res = NULL;
-	g_autoptr(IrqstormOutDir) od = irqstorm_outdir_open(target, IRQSTORM_SUMMARY_FILE,
+	g_autoptr(IrqstormOutDir) od = irqstorm_outdir_open(target,
+							    irqstorm_run_file(IRQSTORM_FILE_SUMMARY),
 							    replace, &err);
 	int code;
 

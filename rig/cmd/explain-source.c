@@ -10,6 +10,7 @@
 #include "core/identity.h"
 #include "core/machine.h"
 #include "core/records.h"
+#include "core/runfiles.h"
 
 #define EXPLAIN_ERROR g_quark_from_static_string("irqstorm-explain")
 
@@ -112,8 +113,8 @@ ExplainSource *explain_source_load(const char *dir, GError **error)
 {
 	g_autoptr(ExplainSource) src = g_new0(ExplainSource, 1);
 	g_autofree char *summary = g_build_filename(dir, "summary.json", NULL);
-	g_autofree char *scenario = g_build_filename(dir, "scenario.ini", NULL);
-	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autofree char *scenario = irqstorm_run_path(dir, IRQSTORM_FILE_SCENARIO);
+	g_autofree char *records = irqstorm_run_path(dir, IRQSTORM_FILE_RECORDS);
 	JsonObject *o;
 
 	src->dir = g_strdup(dir);
@@ -189,8 +190,8 @@ gboolean explain_source_check_rerun(const ExplainSource *src,
 				    const char *rerun_dir, char **held,
 				    GError **error)
 {
-	g_autofree char *a_path = g_build_filename(src->dir, "records.csv", NULL);
-	g_autofree char *b_path = g_build_filename(rerun_dir, "records.csv", NULL);
+	g_autofree char *a_path = irqstorm_run_path(src->dir, IRQSTORM_FILE_RECORDS);
+	g_autofree char *b_path = irqstorm_run_path(rerun_dir, IRQSTORM_FILE_RECORDS);
 	g_autofree char *a = NULL, *b = NULL, *ca = NULL, *cb = NULL;
 	guint line;
 

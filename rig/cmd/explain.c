@@ -15,7 +15,7 @@
 #include "config.h"
 #include "explain-gdb.h"
 #include "explain-source.h"
-#include "plot.h"
+#include "gnuplot.h"
 #include "irqstorm/explain.h"
 #include "core/explain.h"
 #include "core/guest-build.h"

@@ -12,6 +12,7 @@
 #include "core/summary.h"
 #include "core/tasks.h"
 #include "core/timeline.h"
+#include "core/runfiles.h"
 
 static const char export_description[] =
 	"Writes DIR/trace.json (or --out FILE): the run in the Chrome\n"
@@ -44,7 +45,8 @@ static const char export_description[] =
 static gboolean explained_spans(const char *dir, JsonParser *parser, GArray *spans,
 				GError **error)
 {
-	g_autofree char *path = g_build_filename(dir, "explain", "explain.json", NULL);
+	g_autofree char *path = g_build_filename(dir, irqstorm_run_file(IRQSTORM_FILE_EXPLAIN),
+						"explain.json", NULL);
 	JsonArray *events;
 
 	if (!g_file_test(path, G_FILE_TEST_EXISTS))
@@ -81,7 +83,8 @@ static gboolean explained_spans(const char *dir, JsonParser *parser, GArray *spa
 /* explain's tasks.json in dir, or NULL in *tasks where there is none. */
 static gboolean explained_tasks(const char *dir, GArray **tasks, GError **error)
 {
-	g_autofree char *path = g_build_filename(dir, "explain", "tasks.json", NULL);
+	g_autofree char *path = g_build_filename(dir, irqstorm_run_file(IRQSTORM_FILE_EXPLAIN),
+						"tasks.json", NULL);
 
 	*tasks = NULL;
 	if (!g_file_test(path, G_FILE_TEST_EXISTS))
@@ -117,7 +120,7 @@ int irqstorm_cmd_export(int argc, char **argv)
 	if (!sum->complete)
 		return irqstorm_cmd_fail("%s is an incomplete run (%s): nothing to export as "
 					 "a run's timeline", argv[1], sum->incomplete_reason);
-	records_path = g_build_filename(argv[1], "records.csv", NULL);
+	records_path = irqstorm_run_path(argv[1], IRQSTORM_FILE_RECORDS);
 	recs = irqstorm_records_read(records_path, FALSE, &err);
 	if (!recs || !explained_spans(argv[1], parser, spans, &err) ||
 	    !explained_tasks(argv[1], &tasks, &err))
@@ -125,7 +128,7 @@ int irqstorm_cmd_export(int argc, char **argv)
 	label = g_path_get_basename(argv[1]);
 	json = irqstorm_timeline_json(recs, MAX(sum->cpus, 1), spans, tasks, label);
 	if (!out)
-		out = g_build_filename(argv[1], "trace.json", NULL);
+		out = irqstorm_run_path(argv[1], IRQSTORM_FILE_TRACE);
 	if (!irqstorm_write_file(out, json, -1, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	printf("%s\n", out);

@@ -12,6 +12,7 @@
 #include "core/histfile.h"
 #include "core/json-build.h"
 #include "core/output.h"
+#include "core/runfiles.h"
 
 #define MERGED_DIR "merged"
 #define MERGED_FILE "merged.json"
@@ -192,7 +193,7 @@ gboolean irqstorm_matrix_write_merged(const IrqstormMatrixRun *m, GError **error
 
 		if (!sum || !write_sum(b, sum, dir, names->pdata[i], error))
 			return FALSE;
-		if (!strcmp(names->pdata[i], "histogram.txt"))
+		if (!strcmp(names->pdata[i], irqstorm_run_file(IRQSTORM_FILE_HISTOGRAM)))
 			print_sum(sum, dir);
 	}
 	json_builder_end_object(b);

@@ -7,6 +7,7 @@
  * so an interrupted matrix resumes where it stopped. See matrix.h.
  */
 #include "matrix.h"
+#include "core/runfiles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +82,7 @@ static void schedule(IrqstormMatrixRun *m);
  */
 static char *cell_tail(const IrqstormCellRun *r)
 {
-	g_autofree char *marker = g_build_filename(r->dir, IRQSTORM_MARKER_FILE, NULL);
+	g_autofree char *marker = irqstorm_run_path(r->dir, IRQSTORM_FILE_MARKER);
 	g_autofree char *log = g_build_filename(r->dir, CELL_LOG, NULL);
 	g_autofree char *why = last_line(marker);
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irqstorm plot: see plot.h. Each figure is one gnuplot script of plots/,
- * run once per format with its parameters given by -e; gnuplot writes to
- * "<output>.partial", renamed into place only when gnuplot succeeded.
+ * irqstorm plot: the figures of finished runs (irqstorm_cmd_plot(),
+ * cmd.h). Each figure is one gnuplot script of plots/, run once per
+ * format with its parameters given by -e (gnuplot.h).
  */
-#include "plot.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,121 +11,31 @@
 #include <glib/gstdio.h>
 
 #include "cmd.h"
-#include "config.h"
+#include "gnuplot.h"
 #include "core/stages.h"
 #include "core/summary.h"
-
-char *irqstorm_gnuplot_quote(const char *s)
-{
-	g_auto(GStrv) parts = g_strsplit(s, "'", -1);
-	GString *q = g_string_sized_new(strlen(s) + 2);
-
-	if (!parts[0] || !parts[1]) {
-		g_string_append_printf(q, "'%s'", s);
-		return g_string_free(q, FALSE);
-	}
-	/* gnuplot's own escape, a doubled quote, fails next to another
-	 * quote (s = '''' is a syntax error), and a "'" makes gnuplot's
-	 * @macro expansion lose track of the quoting: join the pieces with
-	 * a quote made by sprintf. */
-	g_string_append_c(q, '(');
-	for (gsize i = 0; parts[i]; i++)
-		g_string_append_printf(q, "%s'%s'", i ? " . sprintf('%c', 39) . " : "",
-				       parts[i]);
-	g_string_append_c(q, ')');
-	return g_string_free(q, FALSE);
-}
-
-char *irqstorm_gnuplot_path(const char *path)
-{
-	if (g_path_is_absolute(path) || g_str_has_prefix(path, "./"))
-		return g_strdup(path);
-	return g_strconcat("./", path, NULL);
-}
-
-char *irqstorm_plot_safe_name(const char *name)
-{
-	char *s = g_strdup(*name ? name : "_");
-
-	for (char *c = s; *c; c++)
-		if (!g_ascii_isalnum(*c) && *c != '.' && *c != '_' && *c != '-')
-			*c = '_';
-	return s;
-}
+#include "core/runfiles.h"
 
 enum {
 	FORMAT_PNG = 1 << 0,
 	FORMAT_SVG = 1 << 1,
 };
 
+/* gnuplot, the formats asked for, and whether a figure failed */
 typedef struct {
-	char *gnuplot;
-	char *scripts;		/* the plots/ directory */
+	IrqstormGnuplot g;
 	guint formats;
 	gboolean failed;	/* a figure could not be drawn */
 } Plotter;
 
 static void plotter_clear(Plotter *p)
 {
-	g_free(p->gnuplot);
-	g_free(p->scripts);
+	irqstorm_gnuplot_clear(&p->g);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Plotter, plotter_clear)
 
-/* The -e parameters of one figure: "k='v'; k=3; ". */
-static void param_str(GString *e, const char *key, const char *value)
-{
-	g_autofree char *q = irqstorm_gnuplot_quote(value);
-
-	g_string_append_printf(e, "%s=%s; ", key, q);
-}
-
-static void param_path(GString *e, const char *key, const char *path)
-{
-	g_autofree char *p = irqstorm_gnuplot_path(path);
-
-	param_str(e, key, p);
-}
-
-/* Run plots/<script> with params, writing output; print output when done. */
-static gboolean gnuplot_run(Plotter *p, const char *script, const char *params,
-			    const char *output, GError **error)
-{
-	g_autofree char *script_path = g_build_filename(p->scripts, script, NULL);
-	g_autofree char *partial = g_strconcat(output, ".partial", NULL);
-	g_autofree char *errout = NULL;
-	g_autoptr(GString) e = g_string_new(params);
-	int status;
-
-	param_path(e, "output", partial);
-	{
-		const char *argv[] = { p->gnuplot, "-e", e->str, script_path, NULL };
-
-		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-				  NULL, NULL, NULL, &errout, &status, error)) {
-			g_unlink(partial);
-			return FALSE;
-		}
-	}
-	if (!g_spawn_check_wait_status(status, NULL)) {
-		g_unlink(partial);
-		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
-			    "gnuplot %s failed for %s:\n%s", script_path, output,
-			    g_strchomp(errout));
-		return FALSE;
-	}
-	if (g_rename(partial, output) < 0) {
-		int errsv = errno;
-
-		g_unlink(partial);
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv),
-			    "cannot rename %s to %s: %s", partial, output, g_strerror(errsv));
-		return FALSE;
-	}
-	printf("%s\n", output);
-	fflush(stdout);
-	return TRUE;
-}
+#define param_str	irqstorm_plot_param
+#define param_path	irqstorm_plot_param_path
 
 /* One figure, in every format asked for: base.png and/or base.svg. */
 static void figure(Plotter *p, const char *script, const char *params,
@@ -148,49 +56,11 @@ static void figure(Plotter *p, const char *script, const char *params,
 		e = g_string_new(params);
 		param_str(e, "format", formats[i].ext);
 		output = g_strconcat(base, ".", formats[i].ext, NULL);
-		if (!gnuplot_run(p, script, e->str, output, &err)) {
+		if (!irqstorm_gnuplot_run(&p->g, script, e->str, output, &err)) {
 			g_printerr("irqstorm: %s\n", err->message);
 			p->failed = TRUE;
 		}
 	}
-}
-
-void irqstorm_plot_param(GString *e, const char *key, const char *value)
-{
-	param_str(e, key, value);
-}
-
-void irqstorm_plot_param_path(GString *e, const char *key, const char *path)
-{
-	param_path(e, key, path);
-}
-
-/* gnuplot and the scripts' directory; an error when gnuplot is missing. */
-static gboolean plotter_init(Plotter *p, GError **error)
-{
-	const char *env_scripts = g_getenv("IRQSTORM_PLOTS_DIR");
-
-	p->gnuplot = g_find_program_in_path("gnuplot");
-	if (!p->gnuplot) {
-		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
-			    "gnuplot not found: apt-get install gnuplot-nox");
-		return FALSE;
-	}
-	p->scripts = g_strdup(env_scripts && *env_scripts ? env_scripts : IRQSTORM_PLOTS_DIR);
-	return TRUE;
-}
-
-gboolean irqstorm_plot_png(const char *script, const char *params,
-			   const char *base, GError **error)
-{
-	g_auto(Plotter) p = { 0 };
-	g_autoptr(GString) e = g_string_new(params);
-	g_autofree char *output = g_strconcat(base, ".png", NULL);
-
-	if (!plotter_init(&p, error))
-		return FALSE;
-	param_str(e, "format", "png");
-	return gnuplot_run(&p, script, e->str, output, error);
 }
 
 /* ---- the figures ------------------------------------------------------ */
@@ -261,13 +131,15 @@ static void say_no_samples(const PlotRun *r, const char *what)
 /* histogram, percentiles and timeline of one run, into out/. */
 static void plot_run(Plotter *p, const PlotRun *r, const char *out)
 {
-	g_autofree char *hist = g_build_filename(r->dir, "histogram.txt", NULL);
-	g_autofree char *csv = g_build_filename(r->dir, "records.csv", NULL);
+	g_autofree char *hist = irqstorm_run_path(r->dir, IRQSTORM_FILE_HISTOGRAM);
+	g_autofree char *csv = irqstorm_run_path(r->dir, IRQSTORM_FILE_RECORDS);
 	static const struct {
-		const char *script, *name, *what;
+		const char *script;
+		IrqstormRunFile name;
+		const char *what;
 	} from_hist[] = {
-		{ "histogram.gp", "histogram", "latency histogram" },
-		{ "percentiles.gp", "percentiles", "latency tail (1 - CDF)" },
+		{ "histogram.gp", IRQSTORM_FILE_FIG_HISTOGRAM, "latency histogram" },
+		{ "percentiles.gp", IRQSTORM_FILE_FIG_PERCENTILES, "latency tail (1 - CDF)" },
 	};
 
 	if (!g_file_test(hist, G_FILE_TEST_IS_REGULAR)) {
@@ -278,7 +150,7 @@ static void plot_run(Plotter *p, const PlotRun *r, const char *out)
 		for (gsize i = 0; i < G_N_ELEMENTS(from_hist); i++) {
 			g_autoptr(GString) e = g_string_new(NULL);
 			g_autofree char *title = run_title(r, from_hist[i].what);
-			g_autofree char *base = g_build_filename(out, from_hist[i].name, NULL);
+			g_autofree char *base = irqstorm_run_path(out, from_hist[i].name);
 
 			param_path(e, "input", hist);
 			param_str(e, "title", title);
@@ -293,7 +165,7 @@ static void plot_run(Plotter *p, const PlotRun *r, const char *out)
 	} else {
 		g_autoptr(GString) e = g_string_new(NULL);
 		g_autofree char *title = run_title(r, "latency over time");
-		g_autofree char *base = g_build_filename(out, "timeline", NULL);
+		g_autofree char *base = irqstorm_run_path(out, IRQSTORM_FILE_FIG_TIMELINE);
 
 		param_path(e, "input", csv);
 		param_str(e, "title", title);
@@ -470,7 +342,7 @@ static void plot_compare(Plotter *p, const PlotRun *runs, guint n,
 	}
 	g_string_append_printf(e, "n=%u; ", n);
 	for (guint i = 0; i < n; i++) {
-		g_autofree char *hist = g_build_filename(runs[i].dir, "histogram.txt", NULL);
+		g_autofree char *hist = irqstorm_run_path(runs[i].dir, IRQSTORM_FILE_HISTOGRAM);
 		g_autofree char *key_in = g_strdup_printf("input%u", i + 1);
 		g_autofree char *key_label = g_strdup_printf("label%u", i + 1);
 		g_autofree char *label = g_strdup_printf("%s%s", runs[i].label,
@@ -544,7 +416,7 @@ static gboolean find_gnuplot(Plotter *p)
 {
 	g_autoptr(GError) err = NULL;
 
-	if (!plotter_init(p, &err)) {
+	if (!irqstorm_gnuplot_init(&p->g, &err)) {
 		irqstorm_cmd_fail("%s", err->message);
 		return FALSE;
 	}
@@ -585,7 +457,7 @@ static void plot_one(Plotter *p, const PlotRun *run, const char *out)
 {
 	const char *dest = out ? out : run->dir;
 	g_autofree char *title = run_title(run, "where the time goes");
-	g_autofree char *base = g_build_filename(dest, "breakdown", NULL);
+	g_autofree char *base = irqstorm_run_path(dest, IRQSTORM_FILE_FIG_BREAKDOWN);
 
 	if (!has_samples(run->summary)) {
 		say_no_samples(run, "nothing to plot");

@@ -15,7 +15,7 @@
 #include "irqstorm/explain.h"
 #include "irqstorm/guest.h"
 #include "config.h"
-#include "plot.h"
+#include "gnuplot.h"
 #include "sweep-parts.h"
 #include "core/irqentry.h"
 #include "core/json-build.h"
@@ -28,6 +28,7 @@
 #include "core/stages.h"
 #include "core/summary-keys.h"
 #include "core/sweep.h"
+#include "core/runfiles.h"
 
 static const char sweep_description[] =
 	"The scenario's [guest] section runs again and again on section_cpu\n"
@@ -292,7 +293,7 @@ typedef struct {
 /* The maxima of channel ch's records in dir/records.csv; FALSE after saying why. */
 static gboolean random_maxima(const char *dir, guint ch, RandomTwin *twin)
 {
-	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autofree char *records = irqstorm_run_path(dir, IRQSTORM_FILE_RECORDS);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GArray) p = irqstorm_sweep_read_channel(records, ch, &err);
 
@@ -342,7 +343,7 @@ static IrqstormScenario *load_random(const char *path, const char *const *sets,
  * reason or its failed checks, else its exit status. */
 static char *run_failure(const char *dir, int code)
 {
-	g_autofree char *path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(dir, IRQSTORM_FILE_SUMMARY);
 	g_autoptr(JsonParser) p = json_parser_new();
 	g_autoptr(GString) why = g_string_new(NULL);
 	JsonObject *o;
@@ -546,6 +547,7 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 	RandomTwin twin = { 0 };
 	g_autofree char *twin_failed = NULL;
 	gboolean interference = irqstorm_sweep_interference_known(points);
+	g_autofree char *stages = irqstorm_stage_names(FALSE);
 
 	if (!irqstorm_sweep_write_csv(csv, points, &err))
 		return sweep_fail("%s", err->message);
@@ -559,6 +561,8 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 	say_twin_failed(out, &twin);
 	irqstorm_plot_param_path(e, "input", csv);
 	irqstorm_plot_param(e, "title", irqstorm_section_name(sc->section));
+	/* Every interrupt stage of the table, sweep.csv's columns */
+	irqstorm_plot_param(e, "stages", stages);
 	if (interference)
 		irqstorm_plot_param(e, "interference", "1");
 	if (!irqstorm_plot_png("sweep.gp", e->str, png, &err))
@@ -574,7 +578,7 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 static gboolean gather(const char *dir, guint ch, const GArray *entries,
 		       GArray *points, guint64 *span_ns)
 {
-	g_autofree char *records = g_build_filename(dir, "records.csv", NULL);
+	g_autofree char *records = irqstorm_run_path(dir, IRQSTORM_FILE_RECORDS);
 	g_autofree char *trace = g_build_filename(dir, SWEEP_TRACE, NULL);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GArray) p = irqstorm_sweep_read(records, ch, &err);

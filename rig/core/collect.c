@@ -7,6 +7,7 @@
 #include "collect.h"
 
 #include "output.h"
+#include "records.h"
 
 #define IDLE_SLEEP_US 200
 #define RTLA_MAX_ENTRIES 100000u
@@ -103,7 +104,7 @@ static void collect_record(const struct irqstorm_record *r, gpointer user)
 		c->start_ns = r->t_raise;
 	stages = in_window(c, r);
 	if (c->csv)
-		irqstorm_write_csv_record(c->csv, r);
+		irqstorm_records_write(c->csv, r);
 	if (r->flags & IRQSTORM_REC_PROBE) {
 		d->probe_records++;
 		for (int st = 0; stages && st < IRQSTORM_STAGE_COUNT; st++)

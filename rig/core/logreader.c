@@ -10,6 +10,7 @@
  * device may reuse it, so records are always copied before use.
  */
 #include "logreader.h"
+#include "stages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -197,10 +198,11 @@ static void log_copy_record(const IrqstormLog *log, guint64 idx,
 	memcpy(rec, slot, sizeof(*rec));
 	rec->seq = GUINT64_FROM_LE(rec->seq);
 	rec->t_raise = GUINT64_FROM_LE(rec->t_raise);
-	rec->t_hardirq = GUINT64_FROM_LE(rec->t_hardirq);
-	rec->t_thread = GUINT64_FROM_LE(rec->t_thread);
-	rec->t_done = GUINT64_FROM_LE(rec->t_done);
-	rec->t_bh = GUINT64_FROM_LE(rec->t_bh);
+	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
+		guint64 *t = G_STRUCT_MEMBER_P(rec, irqstorm_stamp(p)->time);
+
+		*t = GUINT64_FROM_LE(*t);	/* a stamp's vCPU is a byte */
+	}
 	rec->channel = GUINT32_FROM_LE(rec->channel);
 	rec->flags = GUINT32_FROM_LE(rec->flags);
 	rec->coalesced = GUINT32_FROM_LE(rec->coalesced);

@@ -8,22 +8,12 @@
 #include <glib/gstdio.h>
 
 #include "files.h"
-#include "summary-keys.h"
-
-/* What a run writes into its directory, or plot draws there. */
-static const char *const stale_outputs[] = {
-	"histogram.txt", "histogram-ch0.txt", "histogram-ch1.txt",
-	"histogram-ch2.txt", "histogram-ch3.txt", IRQSTORM_RT_TESTS_FILE,
-	IRQSTORM_RTLA_FILE, IRQSTORM_SUMMARY_FILE, "records.csv", "console.log", "qemu.log", "qemu-cmdline.txt",
-	"scenario.ini", "histogram.png", "histogram.svg", "percentiles.png",
-	"percentiles.svg", "timeline.png", "timeline.svg", "breakdown.png",
-	"breakdown.svg",
-};
+#include "runfiles.h"
 
 gboolean irqstorm_marker_set(const char *out_dir, const char *why,
 			     GError **error)
 {
-	g_autofree char *path = g_build_filename(out_dir, IRQSTORM_MARKER_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(out_dir, IRQSTORM_FILE_MARKER);
 	g_autofree char *text = g_strconcat(why, "\n", NULL);
 
 	return irqstorm_write_file(path, text, -1, error);
@@ -31,7 +21,7 @@ gboolean irqstorm_marker_set(const char *out_dir, const char *why,
 
 gboolean irqstorm_marker_clear(const char *out_dir, GError **error)
 {
-	g_autofree char *path = g_build_filename(out_dir, IRQSTORM_MARKER_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(out_dir, IRQSTORM_FILE_MARKER);
 
 	if (g_unlink(path) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
@@ -45,19 +35,11 @@ gboolean irqstorm_marker_begin(const char *out_dir, const IrqstormScenario *sc,
 			       GError **error)
 {
 	g_autofree char *ini = irqstorm_scenario_to_ini(sc);
-	g_autofree char *ini_path = g_build_filename(out_dir, "scenario.ini", NULL);
+	g_autofree char *ini_path = irqstorm_run_path(out_dir, IRQSTORM_FILE_SCENARIO);
 
 	if (!irqstorm_marker_set(out_dir, "run in progress (or the rig died during it)",
 				 error))
 		return FALSE;
-	for (gsize i = 0; i < G_N_ELEMENTS(stale_outputs); i++) {
-		g_autofree char *p = g_build_filename(out_dir, stale_outputs[i], NULL);
-
-		if (g_unlink(p) < 0 && errno != ENOENT) {
-			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-				    "cannot remove old %s: %s", p, g_strerror(errno));
-			return FALSE;
-		}
-	}
-	return irqstorm_write_file(ini_path, ini, -1, error);
+	return irqstorm_run_files_remove_stale(out_dir, error) &&
+	       irqstorm_write_file(ini_path, ini, -1, error);
 }

@@ -11,19 +11,20 @@
 #include <glib/gstdio.h>
 
 #include "summary.h"
+#include "runfiles.h"
 
 G_DEFINE_QUARK(irqstorm-outdir-error-quark, irqstorm_outdir_error)
 
 gboolean irqstorm_outdir_holds_complete(const char *dir, const char *kind)
 {
-	g_autofree char *marker = g_build_filename(dir, IRQSTORM_MARKER_FILE, NULL);
+	g_autofree char *marker = irqstorm_run_path(dir, IRQSTORM_FILE_MARKER);
 	g_autofree char *path = g_build_filename(dir, kind, NULL);
 	g_autoptr(IrqstormSummary) s = NULL;
 
 	if (g_file_test(marker, G_FILE_TEST_EXISTS) ||
 	    !g_file_test(path, G_FILE_TEST_IS_REGULAR))
 		return FALSE;
-	if (g_strcmp0(kind, IRQSTORM_SUMMARY_FILE))
+	if (g_strcmp0(kind, irqstorm_run_file(IRQSTORM_FILE_SUMMARY)))
 		return TRUE;
 	/* A run's: complete as summary.c reads it (compare, plot, matrix). */
 	s = irqstorm_summary_load(dir, NULL);

@@ -190,47 +190,6 @@ gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
 	return write_atomically(path, s->str, s->len, error);
 }
 
-/* Write the CSV column titles. */
-gboolean irqstorm_write_csv_header(FILE *f)
-{
-	return fputs("seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"
-		     "work,cpu_hardirq,cpu_thread,cpu_done,offset,t_bh,cpu_bh\n",
-		     f) >= 0;
-}
-
-/* Write one CSV field: a stamp if its flag is set, else nothing. */
-static gboolean csv_stamp(FILE *f, guint32 flags, guint32 flag, guint64 t)
-{
-	if (!(flags & flag))
-		return fputs(",", f) >= 0;
-	return fprintf(f, ",%" G_GUINT64_FORMAT, t) >= 0;
-}
-
-/* Write one record as a CSV line. */
-gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r)
-{
-	if (fprintf(f, "%" G_GUINT64_FORMAT ",%" G_GUINT32_FORMAT ",%"
-		    G_GUINT32_FORMAT ",%" G_GUINT64_FORMAT,
-		    (guint64)r->seq, (guint32)r->channel, (guint32)r->flags,
-		    (guint64)r->t_raise) < 0)
-		return FALSE;
-	if (!csv_stamp(f, r->flags, IRQSTORM_REC_HARDIRQ, r->t_hardirq) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->t_thread) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->t_done))
-		return FALSE;
-	if (fprintf(f, ",%" G_GUINT32_FORMAT ",%" G_GUINT32_FORMAT,
-		    (guint32)r->coalesced, (guint32)r->work) < 0)
-		return FALSE;
-	if (!csv_stamp(f, r->flags, IRQSTORM_REC_HARDIRQ, r->cpu_hardirq) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_THREAD, r->cpu_thread) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_DONE, r->cpu_done) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_TRIGGERED, r->offset) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_BH, r->t_bh) ||
-	    !csv_stamp(f, r->flags, IRQSTORM_REC_BH, r->cpu_bh))
-		return FALSE;
-	return fputc('\n', f) != EOF;
-}
-
 /* Add statistic s of h in ns, or null when the histogram is empty. */
 static void json_add_stat(JsonBuilder *b, const IrqstormHist *h,
 			  IrqstormStat s, gboolean empty)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Result writers: cyclictest-compatible histogram files and JSON
- * (rt-tests.json), raw CSV of the records, and the JSON summary.
+ * (rt-tests.json) and the JSON summary; records.csv is records.h's.
  */
 #ifndef IRQSTORM_RIG_OUTPUT_H
 #define IRQSTORM_RIG_OUTPUT_H
@@ -78,19 +78,6 @@ char *irqstorm_rt_tests_json(IrqstormHist *const *hists, const char *const *name
 gboolean irqstorm_write_rt_tests_json(const char *path, IrqstormHist *const *hists,
 				      const char *const *names, guint n,
 				      const IrqstormRtTestsInfo *info, GError **error);
-
-/*
- * Raw CSV, one line per record:
- * seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,work,
- * cpu_hardirq,cpu_thread,cpu_done,offset,t_bh,cpu_bh
- * flags is decimal; a stamp (and its cpu) whose flag is clear is an empty
- * field, and so is the offset of a record not raised by a trigger. Probe
- * records are among them, channel IRQSTORM_PROBE_CHANNEL and flags with
- * IRQSTORM_REC_PROBE.
- * Both return FALSE, with errno set by stdio, when writing fails.
- */
-gboolean irqstorm_write_csv_header(FILE *f);
-gboolean irqstorm_write_csv_record(FILE *f, const struct irqstorm_record *r);
 
 /*
  * JSON object summarizing one stage, all values in ns:

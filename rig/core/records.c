@@ -1,26 +1,141 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * records.csv read back: see records.h.
+ * records.csv, written and read back by one table of its columns: see
+ * records.h.
  */
 #include "records.h"
 
+#include <stddef.h>
 #include <string.h>
 
-/*
- * The columns read, found by header name; offset may be absent, and t_bh
- * is (before ABI 5 there was no bh stamp: its flag is never set then).
- */
-enum { COL_SEQ, COL_CHANNEL, COL_FLAGS, COL_RAISE, COL_HARDIRQ, COL_THREAD,
-       COL_DONE, COL_OFFSET, COL_BH, NCOLS };
-static const char *const col_names[NCOLS] = {
-	"seq", "channel", "flags", "t_raise", "t_hardirq", "t_thread", "t_done",
-	"offset", "t_bh",
-};
+#include "stages.h"
 
-/* Each stamp's vCPU column, "cpu_<stamp>" (IRQSTORM_STAMPS); optional. */
-static const struct irqstorm_stamp_desc stamps[IRQSTORM_STAMP_COUNT] = {
-	IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC)
-};
+/* A column: a field of struct irqstorm_record, a stamp's time or vCPU. */
+typedef struct {
+	char name[32];
+	size_t offset, size;	/* in the record */
+	guint32 flag;		/* written only when the record has it; 0: always */
+	gboolean required;	/* a file without it is no records.csv */
+	gboolean cpu;		/* a vCPU: absent or empty reads IRQSTORM_CPU_NONE */
+} Column;
+
+#define FIELD(m, flag, required)					\
+	{ #m, offsetof(struct irqstorm_record, m),			\
+	  sizeof(((struct irqstorm_record *)0)->m), flag, required, FALSE }
+
+/* Stamp p's time ("t_<stamp>") or vCPU ("cpu_<stamp>") as column *c. */
+static void stamp_column(Column *c, guint p, gboolean cpu, gboolean required)
+{
+	const struct irqstorm_stamp_desc *s = irqstorm_stamp(p);
+
+	g_snprintf(c->name, sizeof(c->name), "%s%s", cpu ? "cpu_" : "t_", s->name);
+	c->offset = cpu ? s->cpu : s->time;
+	c->size = cpu ? sizeof(guint8) : sizeof(guint64);
+	c->flag = s->flag;
+	c->required = required;
+	c->cpu = cpu;
+}
+
+/*
+ * The columns in the file's order, which is the order they came in: the
+ * fields and the stamps of ABI 1, the offset (ABI 4), then every stamp
+ * IRQSTORM_STAMPS added since, its time and its vCPU (bh: ABI 5). A new
+ * stamp is a new pair of columns at the end, with no change here.
+ */
+static guint columns(Column *c)
+{
+	static const Column head[] = {
+		FIELD(seq, 0, TRUE), FIELD(channel, 0, TRUE), FIELD(flags, 0, TRUE),
+		FIELD(t_raise, 0, TRUE),
+	};
+	static const Column mid[] = { FIELD(coalesced, 0, FALSE), FIELD(work, 0, FALSE) };
+	static const guint first[] = {
+		IRQSTORM_STAMP_HARDIRQ, IRQSTORM_STAMP_THREAD, IRQSTORM_STAMP_DONE,
+	};
+	gboolean listed[IRQSTORM_STAMP_COUNT] = { FALSE };
+	guint n = 0;
+
+	for (guint i = 0; i < G_N_ELEMENTS(head); i++)
+		c[n++] = head[i];
+	for (guint i = 0; i < G_N_ELEMENTS(first); i++)
+		stamp_column(&c[n++], first[i], FALSE, TRUE);
+	for (guint i = 0; i < G_N_ELEMENTS(mid); i++)
+		c[n++] = mid[i];
+	for (guint i = 0; i < G_N_ELEMENTS(first); i++) {
+		stamp_column(&c[n++], first[i], TRUE, FALSE);
+		listed[first[i]] = TRUE;
+	}
+	c[n++] = (Column)FIELD(offset, IRQSTORM_REC_TRIGGERED, FALSE);
+	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
+		if (listed[p])
+			continue;
+		stamp_column(&c[n++], p, FALSE, FALSE);
+		stamp_column(&c[n++], p, TRUE, FALSE);
+	}
+	return n;
+}
+
+#define MAX_COLUMNS (8 + 2 * IRQSTORM_STAMP_COUNT)
+
+static guint64 column_value(const Column *c, const struct irqstorm_record *r)
+{
+	const guint8 *p = (const guint8 *)r + c->offset;
+
+	switch (c->size) {
+	case 1:
+		return *p;
+	case 4:
+		return *(const guint32 *)p;
+	default:
+		return *(const guint64 *)p;
+	}
+}
+
+/* v into column c of r; FALSE if it does not fit. */
+static gboolean column_set(const Column *c, struct irqstorm_record *r, guint64 v)
+{
+	guint8 *p = (guint8 *)r + c->offset;
+
+	if (c->size < sizeof(v) && v >> (8 * c->size))
+		return FALSE;
+	switch (c->size) {
+	case 1:
+		*p = v;
+		break;
+	case 4:
+		*(guint32 *)p = v;
+		break;
+	default:
+		*(guint64 *)p = v;
+	}
+	return TRUE;
+}
+
+gboolean irqstorm_records_write_header(FILE *f)
+{
+	Column c[MAX_COLUMNS];
+	guint n = columns(c);
+
+	for (guint i = 0; i < n; i++)
+		if (fprintf(f, "%s%s", i ? "," : "", c[i].name) < 0)
+			return FALSE;
+	return fputc('\n', f) != EOF;
+}
+
+gboolean irqstorm_records_write(FILE *f, const struct irqstorm_record *r)
+{
+	Column c[MAX_COLUMNS];
+	guint n = columns(c);
+
+	for (guint i = 0; i < n; i++) {
+		if (i && fputc(',', f) == EOF)
+			return FALSE;
+		if ((!c[i].flag || (r->flags & c[i].flag)) &&
+		    fprintf(f, "%" G_GUINT64_FORMAT, column_value(&c[i], r)) < 0)
+			return FALSE;
+	}
+	return fputc('\n', f) != EOF;
+}
 
 static gboolean records_fail(GError **error, const char *path, guint line,
 			     const char *why)
@@ -30,98 +145,66 @@ static gboolean records_fail(GError **error, const char *path, guint line,
 	return FALSE;
 }
 
-/* The index of each stamp's vCPU column in names, or -1. */
-static void records_cpu_columns(char **names, int *cpu_cols)
-{
-	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
-		g_autofree char *want = g_strconcat("cpu_", stamps[p].name, NULL);
-
-		cpu_cols[p] = -1;
-		for (guint i = 0; names[i]; i++)
-			if (!strcmp(names[i], want))
-				cpu_cols[p] = i;
-	}
-}
-
-/* The index of each column in the header line, -1 for an absent offset. */
-static gboolean records_header(const char *line, const char *path,
-			       gboolean need_offset, int *cols, int *cpu_cols,
-			       GError **error)
+/* Where each of the n columns c is in the header line (-1: absent). */
+static gboolean records_header(const char *line, const char *path, gboolean need_offset,
+			       const Column *c, guint n, int *at, GError **error)
 {
 	g_auto(GStrv) names = g_strsplit(line, ",", -1);
 
-	records_cpu_columns(names, cpu_cols);
-
-	for (guint c = 0; c < NCOLS; c++) {
+	for (guint k = 0; k < n; k++) {
 		g_autofree char *why = NULL;
+		gboolean offset = !strcmp(c[k].name, "offset");
 
-		cols[c] = -1;
+		at[k] = -1;
 		for (guint i = 0; names[i]; i++)
-			if (!strcmp(names[i], col_names[c]))
-				cols[c] = i;
-		if (cols[c] >= 0 || (c == COL_OFFSET && !need_offset) ||
-		    c == COL_BH)
+			if (!strcmp(names[i], c[k].name))
+				at[k] = i;
+		if (at[k] >= 0 || !(c[k].required || (offset && need_offset)))
 			continue;
-		why = g_strdup_printf(c == COL_OFFSET ?
+		why = g_strdup_printf(offset ?
 				      "no column '%s': not the records.csv of a run "
 				      "with triggered records (ABI 4 or later)" :
-				      "no column '%s': not a records.csv", col_names[c]);
+				      "no column '%s': not a records.csv", c[k].name);
 		return records_fail(error, path, 1, why);
 	}
 	return TRUE;
 }
 
-/* A field as a number; an empty field is 0 (its flag says it is absent). */
-static gboolean records_field(char **f, guint nf, int col, guint64 *v)
+/* Column c of fields f (nf of them, at its index at) into r; FALSE if
+ * the line is not one of records.csv. Empty (or an absent vCPU): 0, or
+ * IRQSTORM_CPU_NONE for a vCPU. */
+static gboolean records_field(const Column *c, int at, char **f, guint nf,
+			      struct irqstorm_record *r)
 {
+	guint64 v = c->cpu ? IRQSTORM_CPU_NONE : 0;
 	char *end;
 
-	if (col < 0) {
-		*v = 0;
-		return TRUE;
-	}
-	if ((guint)col >= nf)
+	if (at >= 0 && (guint)at >= nf && !c->cpu)
 		return FALSE;
-	if (!*f[col]) {
-		*v = 0;
-		return TRUE;
+	if (at >= 0 && (guint)at < nf && *f[at]) {
+		v = g_ascii_strtoull(f[at], &end, 10);
+		if (*end)
+			return FALSE;
 	}
-	*v = g_ascii_strtoull(f[col], &end, 10);
-	return !*end;
+	return column_set(c, r, v);
 }
 
 /* One CSV line as a record; NULL on success, else what is wrong with it. */
-static const char *records_line(const char *line, const int *cols,
-				const int *cpu_cols, struct irqstorm_record *r)
+static const char *records_line(const char *line, const Column *c, guint n,
+				const int *at, struct irqstorm_record *r)
 {
 	g_auto(GStrv) f = g_strsplit(line, ",", -1);
 	guint nf = g_strv_length(f);
-	guint64 v[NCOLS];
+	gboolean offset = FALSE;
 
-	for (guint c = 0; c < NCOLS; c++)
-		if (!records_field(f, nf, cols[c], &v[c]))
-			return "not a records.csv line";
 	memset(r, 0, sizeof(*r));
-	r->seq = v[COL_SEQ];
-	r->channel = v[COL_CHANNEL];
-	r->flags = v[COL_FLAGS];
-	r->t_raise = v[COL_RAISE];
-	r->t_hardirq = v[COL_HARDIRQ];
-	r->t_thread = v[COL_THREAD];
-	r->t_done = v[COL_DONE];
-	r->offset = v[COL_OFFSET];
-	r->t_bh = v[COL_BH];
-	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
-		guint64 cpu;
-
-		if (cpu_cols[p] < 0 || (guint)cpu_cols[p] >= nf || !*f[cpu_cols[p]])
-			cpu = IRQSTORM_CPU_NONE;
-		else if (!records_field(f, nf, cpu_cols[p], &cpu) || cpu > IRQSTORM_CPU_NONE)
+	for (guint k = 0; k < n; k++) {
+		if (!records_field(&c[k], at[k], f, nf, r))
 			return "not a records.csv line";
-		G_STRUCT_MEMBER(guint8, r, stamps[p].cpu) = cpu;
+		if (!strcmp(c[k].name, "offset"))
+			offset = at[k] >= 0 && (guint)at[k] < nf && *f[at[k]];
 	}
-	if ((r->flags & IRQSTORM_REC_TRIGGERED) &&
-	    (cols[COL_OFFSET] < 0 || !*f[cols[COL_OFFSET]]))
+	if ((r->flags & IRQSTORM_REC_TRIGGERED) && !offset)
 		return "a triggered record without its offset";
 	return NULL;
 }
@@ -132,13 +215,14 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
 	g_autoptr(GArray) recs = g_array_new(FALSE, FALSE, sizeof(struct irqstorm_record));
-	int cols[NCOLS], cpu_cols[IRQSTORM_STAMP_COUNT];
+	Column c[MAX_COLUMNS];
+	guint n = columns(c);
+	int at[MAX_COLUMNS];
 
 	if (!g_file_get_contents(records_csv, &text, NULL, error))
 		return NULL;
 	lines = g_strsplit(text, "\n", -1);
-	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, cols, cpu_cols,
-						    error))
+	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, c, n, at, error))
 		return NULL;
 	for (guint i = 1; lines[i]; i++) {
 		struct irqstorm_record r;
@@ -146,7 +230,7 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 
 		if (!*lines[i])
 			continue;
-		why = records_line(lines[i], cols, cpu_cols, &r);
+		why = records_line(lines[i], c, n, at, &r);
 		if (why) {
 			records_fail(error, records_csv, i + 1, why);
 			return NULL;

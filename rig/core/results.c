@@ -14,6 +14,7 @@
 #include "stages.h"
 #include "summary-keys.h"
 #include "summary-write.h"
+#include "runfiles.h"
 
 /* histogram.txt (all channels, with the probe), and histogram-chN.txt for
  * each channel when more than one stormed: its interrupt stages, which
@@ -21,7 +22,7 @@
 static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 {
 	guint mask = irqstorm_scenario_channel_mask(res->set->scenario);
-	g_autofree char *all = g_build_filename(res->set->out_dir, "histogram.txt", NULL);
+	g_autofree char *all = irqstorm_run_path(res->set->out_dir, IRQSTORM_FILE_HISTOGRAM);
 	const char *names[IRQSTORM_STAGE_COUNT];
 
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
@@ -32,8 +33,8 @@ static gboolean write_histfiles(const IrqstormResults *res, GError **error)
 	if (!(mask & (mask - 1)))
 		return TRUE;
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
-		g_autofree char *name = g_strdup_printf("histogram-ch%u.txt", n);
-		g_autofree char *path = g_build_filename(res->set->out_dir, name, NULL);
+		g_autofree char *path = irqstorm_run_channel_path(res->set->out_dir,
+								  IRQSTORM_FILE_HISTOGRAM_CH, n);
 
 		if ((mask & 1u << n) &&
 		    !irqstorm_write_histfile(path, res->outcome->data->ch[n].hist, names,
@@ -47,7 +48,7 @@ static gboolean write_histfiles(const IrqstormResults *res, GError **error)
  * rtla timerlat hist shows its own; the duration is the storm's. */
 static gboolean write_rtla(const IrqstormResults *res, GError **error)
 {
-	g_autofree char *path = g_build_filename(res->set->out_dir, IRQSTORM_RTLA_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(res->set->out_dir, IRQSTORM_FILE_RTLA);
 
 	return irqstorm_rtla_write(path, res->outcome->data->rtla,
 				   res->set->scenario->duration_ms / 1000, error);
@@ -74,8 +75,7 @@ static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
 			       GError **error)
 {
 	const IrqstormScenario *sc = res->set->scenario;
-	g_autofree char *path = g_build_filename(res->set->out_dir,
-						 IRQSTORM_RT_TESTS_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(res->set->out_dir, IRQSTORM_FILE_RT_TESTS);
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(res->set->kernel_dir, kid);
 	const char *release = irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_RELEASE);
@@ -127,7 +127,7 @@ gboolean irqstorm_results_write(const IrqstormResults *res, int return_code,
 				GError **error)
 {
 	const char *dir = res->set->out_dir;
-	g_autofree char *json_path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
+	g_autofree char *json_path = irqstorm_run_path(dir, IRQSTORM_FILE_SUMMARY);
 	g_autoptr(JsonNode) root = NULL;
 
 	if (res->outcome->data && (!write_histfiles(res, error) ||

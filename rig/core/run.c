@@ -35,6 +35,8 @@
 #include "marker.h"
 #include "output.h"
 #include "qmp.h"
+#include "runfiles.h"
+#include "records.h"
 
 #define TAIL_LINES	10	/* of qemu.log, when the guest did not power off */
 #define TAIL_BYTES	4096
@@ -257,8 +259,8 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	p->qmp_path = g_build_filename(p->priv_dir, "qmp.sock", NULL);
 	p->conf_path = g_build_filename(p->priv_dir, "guest.conf", NULL);
 	p->held_path = g_build_filename(p->priv_dir, "held-irqs.log", NULL);
-	p->console_path = g_build_filename(set->out_dir, "console.log", NULL);
-	p->stderr_path = g_build_filename(set->out_dir, "qemu.log", NULL);
+	p->console_path = irqstorm_run_path(set->out_dir, IRQSTORM_FILE_CONSOLE);
+	p->stderr_path = irqstorm_run_path(set->out_dir, IRQSTORM_FILE_QEMU_LOG);
 
 	fd = irqstorm_create_private_file(p->log_path, error);
 	if (fd < 0)
@@ -591,8 +593,8 @@ static gboolean run_start(RunLoop *rl, RunPaths *p, IrqstormLog **log,
 	g_auto(GStrv) argv = with_extra_args(irqstorm_machine_argv(sc, &p->m),
 					     rl->set->qemu_args);
 	g_autofree char *cmdline = irqstorm_argv_to_shell((const char *const *)argv);
-	g_autofree char *cmd_file = g_build_filename(rl->set->out_dir,
-						     "qemu-cmdline.txt", NULL);
+	g_autofree char *cmd_file = irqstorm_run_path(rl->set->out_dir,
+						      IRQSTORM_FILE_QEMU_CMDLINE);
 	g_autofree char *cmd_text = g_strconcat(cmdline, "\n", NULL);
 	JsonNode *r;
 	int out_fd;
@@ -667,7 +669,7 @@ static FILE *open_csv(const IrqstormRunSettings *set, GError **error)
 
 	if (!set->csv)
 		return NULL;
-	path = g_build_filename(set->out_dir, "records.csv", NULL);
+	path = irqstorm_run_path(set->out_dir, IRQSTORM_FILE_RECORDS);
 	fd = irqstorm_create_output_file(path, error);
 	if (fd < 0)
 		return NULL;
@@ -678,7 +680,7 @@ static FILE *open_csv(const IrqstormRunSettings *set, GError **error)
 		close(fd);
 		return NULL;
 	}
-	irqstorm_write_csv_header(f);
+	irqstorm_records_write_header(f);
 	return f;
 }
 

@@ -1,133 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Scenario parsing and validation, driven by one table of keys: the same
- * table parses files, applies --set overrides and writes the effective
- * scenario back out, so the three can never disagree.
+ * Scenario files, driven by one table of keys: the same table parses
+ * files, applies --set overrides and writes the effective scenario back
+ * out, so the three can never disagree; the messages that help with a
+ * typo. The cross-checks are scenario-check.c's, [thresholds], [changes]
+ * and profiles scenario-changes.c's, the names of values and kernels
+ * scenario-names.c's.
  */
 #include "scenario.h"
-
-#include "fail.h"
-#include "stages.h"
-#include "irqstorm/guest.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "scenario-keys.h"
+#include "scenario-names.h"
+#include "stages.h"
 
 G_DEFINE_QUARK(irqstorm-scenario-error-quark, irqstorm_scenario_error)
 
-typedef enum {
-	KEY_UINT,	/* guint in [min, max] */
-	KEY_UINT64,	/* guint64 in [min, max] */
-	KEY_BOOL,
-	KEY_STRING,	/* free text, no newlines */
-	KEY_CHOICE,	/* int index into choices */
-	KEY_ICOUNT,	/* "off" or a shift in [min, max] */
-	KEY_RATE,	/* Hz -> period_ns (guint64) */
-	KEY_SECONDS,	/* decimal seconds -> ms (guint64) */
-	KEY_MICROS,	/* decimal microseconds -> ns (guint64) */
-	KEY_OPT_INT,	/* "none" (IRQSTORM_NONE) or an int in [min, max] */
-	KEY_SOURCE,	/* one of choices, or a path (with a '/'), made absolute */
-} KeyType;
-
-typedef struct {
-	const char *group;	/* "channel" stands for channel0..channel3 */
-	const char *key;
-	KeyType type;
-	gsize offset;		/* in IrqstormScenario, or IrqstormChannelSpec */
-	guint64 min, max;
-	const char *const *choices;
-	int prop;		/* 1 + the channel property it sets, when the
-				 * device can change it while the storm runs
-				 * (irqstorm/device.h); 0 when it cannot */
-} KeyDesc;
-
-static const char *const accel_names[] = { "tcg", "kvm", "auto", NULL };
-#define PATTERN_NAME(id, name, help) name,
-static const char *const pattern_names[] = {
-	IRQSTORM_PATTERNS(PATTERN_NAME) NULL
-};
-#undef PATTERN_NAME
-
-#define PROP_NAME(id, field, name, type, min, max, dflt, timing, help) name,
-static const char *const prop_names[] = { IRQSTORM_CHANNEL_PROPS(PROP_NAME) };
-#undef PROP_NAME
 #define PROP(id) (1 + IRQSTORM_CHANNEL_PROP_##id)
-static const char *const threading_names[] = {
-	"hardirq", "threaded", "forced", NULL
-};
-static const char *const work_names[] = { "none", "pio", "spin", "ignore", NULL };
-#define WORK_CONTEXT_NAME(id, name, help) name,
-static const char *const work_context_names[] = {
-	IRQSTORM_WORK_CONTEXTS(WORK_CONTEXT_NAME) NULL
-};
-#undef WORK_CONTEXT_NAME
-static const char *const irq_mode_names[] = { "auto", "intx", "msi", "msix", NULL };
-static const char *const flavour_names[] = { "rt", "dyn", NULL };
-/*
- * Debian's kernel sources ([kernel] source), by name: the suffix of their
- * kernels' names (scripts/build-kernel.sh), whether kernel-series/ is
- * applied by default (it is made for 6.12 and ported to 7.3), whether they
- * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9), and whether
- * their PREEMPT_RT's per-CPU BH lock is a choice (PREEMPT_RT_NEEDS_BH_LOCK,
- * off by default, on 7.x; 6.12's always takes it).
- *
- * X(name, suffix, series, rt, bh_workqueue, bh_lock_choice)
- */
-#define DEBIAN_SOURCES(X)					\
-	X("debian-6.12", "", TRUE, TRUE, TRUE, FALSE)		\
-	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE, FALSE)	\
-	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE, TRUE)
-
-#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh, lock) name,
-static const char *const source_names[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_NAME) NULL };
-#undef DEBIAN_SOURCE_NAME
-
-#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh, lock) \
-	{ name, suffix, series, rt, bh, lock },
-static const struct {
-	const char *name, *suffix;
-	gboolean series, rt, bh_workqueue, bh_lock_choice;
-} debian_sources[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_ROW) };
-#undef DEBIAN_SOURCE_ROW
-
-/* sc's Debian source's row in debian_sources, or G_MAXUINT for a tree. */
-static guint debian_source(const IrqstormScenario *sc)
-{
-	for (guint i = 0; i < G_N_ELEMENTS(debian_sources); i++)
-		if (!strcmp(sc->source, debian_sources[i].name))
-			return i;
-	return G_MAXUINT;
-}
-static const char *const patches_names[] = { "default", "ours", "none", NULL };
-static const char *const bh_lock_names[] = { "default", "on", "off", NULL };
-/* "none", then the guest's section kinds: index = IRQSTORM_SECTION_* + 1. */
-#define SECTION_NAME(id, name, help) name,
-static const char *const section_names[] = {
-	"none", IRQSTORM_GUEST_SECTIONS(SECTION_NAME) NULL
-};
-#undef SECTION_NAME
 
 #define OFF(f) offsetof(IrqstormScenario, f)
 #define CH(f) offsetof(IrqstormChannelSpec, f)
 #define NCH IRQSTORM_NUM_CHANNELS
 
 static const KeyDesc keys[] = {
-	{ "machine", "accel", KEY_CHOICE, OFF(accel), 0, 0, accel_names },
+	{ "machine", "accel", KEY_CHOICE, OFF(accel), 0, 0, irqstorm_accel_names },
 	{ "machine", "cpus", KEY_UINT, OFF(cpus), 1, 64, NULL },
 	{ "machine", "memory_mb", KEY_UINT, OFF(memory_mb), 64, 65536, NULL },
 	{ "machine", "icount", KEY_ICOUNT, OFF(icount_shift), 0, 10, NULL },
 	{ "machine", "allow_smp_icount", KEY_BOOL, OFF(allow_smp_icount), 0, 0, NULL },
 	{ "machine", "quantum_ns", KEY_UINT, OFF(quantum_ns), 0, 1000000, NULL },
 	{ "machine", "seed", KEY_UINT64, OFF(seed), 0, G_MAXUINT32, NULL },
-	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, flavour_names },
-	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, source_names },
-	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, patches_names },
-	{ "kernel", "bh_lock", KEY_STRING, OFF(bh_lock), 0, 0, bh_lock_names },
+	{ "kernel", "flavour", KEY_STRING, OFF(flavour), 0, 0, irqstorm_flavour_names },
+	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, irqstorm_source_names },
+	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, irqstorm_patches_names },
+	{ "kernel", "bh_lock", KEY_STRING, OFF(bh_lock), 0, 0, irqstorm_bh_lock_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
-	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, pattern_names,
+	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, irqstorm_pattern_names,
 	  PROP(PATTERN) },
 	{ "channel", "enable", KEY_BOOL, CH(enable), 0, 0, NULL, PROP(ENABLE) },
 	{ "channel", "rate", KEY_RATE, CH(period_ns), 1,
@@ -149,15 +63,15 @@ static const KeyDesc keys[] = {
 	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_STOP_NS) },
 	{ "channel", "trigger_step_ns", KEY_UINT64, CH(trigger_step_ns), 1,
 	  IRQSTORM_MAX_TRIGGER_NS, NULL, PROP(TRIGGER_STEP_NS) },
-	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, threading_names },
-	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, work_names },
-	{ "channel", "work_context", KEY_CHOICE, CH(work_context), 0, 0, work_context_names },
+	{ "channel", "threading", KEY_CHOICE, CH(threading), 0, 0, irqstorm_threading_names },
+	{ "channel", "work", KEY_CHOICE, CH(work), 0, 0, irqstorm_work_names },
+	{ "channel", "work_context", KEY_CHOICE, CH(work_context), 0, 0, irqstorm_work_context_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
 	{ "channel", "bh_off_us", KEY_UINT, CH(bh_off_us), 0, 100000, NULL },
 	{ "channel", "thread_prio", KEY_OPT_INT, CH(thread_prio), 1, 99, NULL },
 	{ "channel", "thread_cpu", KEY_OPT_INT, CH(thread_cpu), 0, 63, NULL },
 	{ "channel", "irq_cpu", KEY_OPT_INT, CH(irq_cpu), 0, 63, NULL },
-	{ "guest", "irq_mode", KEY_CHOICE, OFF(irq_mode), 0, 0, irq_mode_names },
+	{ "guest", "irq_mode", KEY_CHOICE, OFF(irq_mode), 0, 0, irqstorm_irq_mode_names },
 	{ "guest", "spin_timeout_us", KEY_UINT, OFF(spin_timeout_us), 1, 1000000, NULL },
 	{ "guest", "probe", KEY_BOOL, OFF(probe), 0, 0, NULL },
 	{ "guest", "probe_prio", KEY_UINT, OFF(probe_prio), 1, 99, NULL },
@@ -175,7 +89,7 @@ static const KeyDesc keys[] = {
 	{ "guest", "irq_flip_us", KEY_UINT, OFF(irq_flip_us), 0, 1000000, NULL },
 	{ "guest", "sync_irq", KEY_STRING, OFF(sync_irq), 0, 0, NULL },
 	{ "guest", "load_prio", KEY_OPT_INT, OFF(load_prio), 1, 99, NULL },
-	{ "guest", "section", KEY_CHOICE, OFF(section), 0, 0, section_names },
+	{ "guest", "section", KEY_CHOICE, OFF(section), 0, 0, irqstorm_section_names },
 	{ "guest", "section_us", KEY_UINT, OFF(section_us), 1, 1000000, NULL },
 	{ "guest", "section_channel", KEY_OPT_INT, OFF(section_channel), 0, NCH - 1, NULL },
 	{ "guest", "section_cpu", KEY_UINT, OFF(section_cpu), 0, 63, NULL },
@@ -191,8 +105,6 @@ static const KeyDesc keys[] = {
 	{ "run", "stamps", KEY_BOOL, OFF(stamps), 0, 0, NULL },
 };
 
-/* The field key k stands for, in the scenario or in channel ch's spec. */
-#define FIELD(base, k, type) ((type *)((char *)(base) + (k)->offset))
 
 static void scenario_defaults(IrqstormScenario *sc)
 {
@@ -252,7 +164,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 }
 
 /* Channel n of a group name "channelN", or -1 if it is no channel group. */
-static int channel_of_group(const char *group)
+int irqstorm_scenario_channel_of_group(const char *group)
 {
 	const char *d = group + strlen("channel");
 
@@ -264,10 +176,10 @@ static int channel_of_group(const char *group)
 }
 
 /* The key's descriptor, and in *base what its offset applies to. */
-static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
+const KeyDesc *irqstorm_scenario_find_key(IrqstormScenario *sc, const char *group,
 			       const char *key, void **base)
 {
-	int n = channel_of_group(group);
+	int n = irqstorm_scenario_channel_of_group(group);
 	const char *g = n >= 0 ? "channel" : group;
 
 	/* "channel" alone names no channel: its keys need channel0..3. */
@@ -284,7 +196,7 @@ static const KeyDesc *find_key(IrqstormScenario *sc, const char *group,
 
 static gboolean known_group(const char *group)
 {
-	if (channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds") ||
+	if (irqstorm_scenario_channel_of_group(group) >= 0 || !g_strcmp0(group, "thresholds") ||
 	    !g_strcmp0(group, "changes") || g_str_has_prefix(group, "profile."))
 		return TRUE;
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
@@ -365,7 +277,7 @@ static const char **group_keys(const char *key_group)
 static gboolean unknown_key(GError **error, const char *where, const char *group,
 			    const char *key)
 {
-	g_autofree const char **names = group_keys(channel_of_group(group) >= 0 ?
+	g_autofree const char **names = group_keys(irqstorm_scenario_channel_of_group(group) >= 0 ?
 						   "channel" : group);
 	const char *near = nearest_name(key, names);
 	g_autofree char *list = g_strjoinv(", ", (char **)names);
@@ -604,7 +516,7 @@ static gboolean parse_rate(const char *value, const KeyDesc *k, guint64 *out,
 }
 
 /* Store one key's value, or say precisely why not. */
-static gboolean apply_key(void *base, const char *group, const KeyDesc *k,
+gboolean irqstorm_scenario_apply_key(void *base, const char *group, const KeyDesc *k,
 			  const char *value, const char *where, GError **error)
 {
 	g_autofree char *why = NULL;
@@ -697,531 +609,7 @@ static char *format_key(const void *base, const KeyDesc *k)
 	g_assert_not_reached();
 }
 
-/* Keys that cannot go together: the message, FALSE. */
-#define conflict(error, ...)						\
-	irqstorm_fail(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT, \
-		      __VA_ARGS__)
 
-/* A channel's settings must make sense together and with the others. */
-static gboolean channel_check(const IrqstormScenario *sc, guint n,
-			      const char *where, GError **error)
-{
-	const IrqstormChannelSpec *c = &sc->ch[n];
-	guint active = irqstorm_scenario_channel_mask(sc);
-
-	if (c->pattern == IRQSTORM_PATTERN_OFF)
-		return TRUE;
-	if (!sc->stamps && (c->work == IRQSTORM_WORK_PIO || c->work == IRQSTORM_WORK_SPIN))
-		return conflict(error, "%s: [channel%u] work = %s needs [run] stamps = "
-				"true: the device hands out work per tracked event",
-				where, n, irqstorm_work_name(c->work));
-	if (c->work == IRQSTORM_WORK_PIO && !c->pio_words)
-		return conflict(error, "%s: [channel%u] work = pio needs pio_words > 0",
-				where, n);
-	if (c->ready_channel != IRQSTORM_NONE &&
-	    (c->ready_channel == (int)n || !(active & 1u << c->ready_channel)))
-		return conflict(error, "%s: [channel%u] ready_channel = %d must be "
-				"another active channel", where, n, c->ready_channel);
-	if (c->threading == IRQSTORM_THREADING_HARDIRQ &&
-	    (c->thread_prio != IRQSTORM_NONE || c->thread_cpu != IRQSTORM_NONE))
-		return conflict(error, "%s: [channel%u] threading = hardirq has no "
-				"IRQ thread for thread_prio/thread_cpu", where, n);
-	if (c->threading == IRQSTORM_THREADING_HARDIRQ && c->bh_off_us)
-		return conflict(error, "%s: [channel%u] bh_off_us is a section of the "
-				"IRQ thread, and threading = hardirq has none", where, n);
-	if (c->thread_cpu != IRQSTORM_NONE && (guint)c->thread_cpu >= sc->cpus)
-		return conflict(error, "%s: [channel%u] thread_cpu = %d, but the "
-				"machine has %u CPUs", where, n, c->thread_cpu, sc->cpus);
-	if (c->irq_cpu != IRQSTORM_NONE && (guint)c->irq_cpu >= sc->cpus)
-		return conflict(error, "%s: [channel%u] irq_cpu = %d, but the "
-				"machine has %u CPUs", where, n, c->irq_cpu, sc->cpus);
-	if (c->irq_cpu != IRQSTORM_NONE && sc->irq_cpu != IRQSTORM_NONE)
-		return conflict(error, "%s: [channel%u] irq_cpu routes this channel's "
-				"IRQ, [guest] irq_cpu every channel's: not both", where, n);
-	return TRUE;
-}
-
-/* [guest] sync_irq = "CH:OTHER": two distinct active channels, CH threaded. */
-static gboolean sync_irq_check(const IrqstormScenario *sc, const char *where,
-			       GError **error)
-{
-	guint active = irqstorm_scenario_channel_mask(sc);
-	unsigned ch, other;
-	char end;
-
-	if (!*sc->sync_irq)
-		return TRUE;
-	if (sscanf(sc->sync_irq, "%u:%u%c", &ch, &other, &end) != 2 ||
-	    ch >= NCH || other >= NCH || ch == other)
-		return conflict(error, "%s: [guest] sync_irq = '%s': expected CH:OTHER, "
-				"two different channels 0..%u", where, sc->sync_irq,
-				NCH - 1);
-	if (!(active & 1u << ch) || !(active & 1u << other) ||
-	    sc->ch[ch].threading != IRQSTORM_THREADING_THREADED)
-		return conflict(error, "%s: [guest] sync_irq = '%s': both channels "
-				"must storm, and channel %u be threaded", where,
-				sc->sync_irq, ch);
-	return TRUE;
-}
-
-guint64 irqstorm_scenario_offsets(const IrqstormChannelSpec *c)
-{
-	if (c->pattern != IRQSTORM_PATTERN_TRIGGERED)
-		return 0;
-	return irqstorm_trigger_offsets(c->trigger_start_ns, c->trigger_stop_ns,
-					c->trigger_step_ns);
-}
-
-/* A triggered channel's sweep: where it is aimed, and that it can be. */
-static gboolean trigger_check(const IrqstormScenario *sc, guint n,
-			      const char *where, GError **error)
-{
-	const IrqstormChannelSpec *c = &sc->ch[n];
-
-	if (sc->icount_shift == IRQSTORM_ICOUNT_OFF)
-		return conflict(error, "%s: [channel%u] pattern = triggered needs "
-				"[machine] icount: an offset in virtual time means "
-				"an instruction only when virtual time counts them",
-				where, n);
-	if (c->trigger_stop_ns < c->trigger_start_ns)
-		return conflict(error, "%s: [channel%u] trigger_stop_ns = %" G_GUINT64_FORMAT
-				" is before trigger_start_ns = %" G_GUINT64_FORMAT
-				": the sweep would be empty", where, n,
-				c->trigger_stop_ns, c->trigger_start_ns);
-	if (sc->section == 0 || sc->section_channel != (int)n)
-		return conflict(error, "%s: [channel%u] pattern = triggered fires only "
-				"when a section arms it: set [guest] section (e.g. "
-				"irqs_off) and section_channel = %u", where, n, n);
-	if (c->trigger_stop_ns > (guint64)sc->section_us * 1000)
-		return conflict(error, "%s: [channel%u] trigger_stop_ns = %" G_GUINT64_FORMAT
-				" is beyond the section: [guest] section_us = %u "
-				"ends at %u000 ns", where, n, c->trigger_stop_ns,
-				sc->section_us, sc->section_us);
-	return TRUE;
-}
-
-/*
- * section = pio: the section is another channel's PIO loop, which arms
- * the trigger each time it starts: a periodic pio channel whose period
- * outlasts the offsets (a trigger must fire before the next one).
- */
-static gboolean pio_section_check(const IrqstormScenario *sc, const char *where,
-				  GError **error)
-{
-	int p = sc->section_pio_channel;
-	const IrqstormChannelSpec *c;
-
-	if (sc->section != 1 + IRQSTORM_SECTION_PIO)
-		return p == IRQSTORM_NONE ? TRUE :
-		       conflict(error, "%s: [guest] section_pio_channel is for section = pio",
-				where);
-	if (p == IRQSTORM_NONE || p == sc->section_channel)
-		return conflict(error, "%s: [guest] section = pio needs section_pio_channel: "
-				"the channel whose handler's PIO loop is the section, "
-				"another than section_channel", where);
-	c = &sc->ch[p];
-	if (c->pattern != IRQSTORM_PATTERN_PERIODIC || c->work != IRQSTORM_WORK_PIO ||
-	    !c->pio_words)
-		return conflict(error, "%s: [channel%d] must be periodic with work = pio "
-				"for section = pio", where, p);
-	if (sc->section_channel != IRQSTORM_NONE &&
-	    sc->ch[sc->section_channel].trigger_stop_ns >= c->period_ns)
-		return conflict(error, "%s: [channel%d] trigger_stop_ns = %" G_GUINT64_FORMAT
-				" must be shorter than [channel%d]'s period (%" G_GUINT64_FORMAT
-				" ns): each PIO loop triggers once, after the last firing",
-				where, sc->section_channel,
-				sc->ch[sc->section_channel].trigger_stop_ns, p, c->period_ns);
-	return TRUE;
-}
-
-/* [guest] section: a section sweeps a triggered channel, on a CPU there is. */
-static gboolean section_check(const IrqstormScenario *sc, const char *where,
-			      GError **error)
-{
-	for (guint n = 0; n < NCH; n++)
-		if (sc->ch[n].pattern == IRQSTORM_PATTERN_TRIGGERED &&
-		    !trigger_check(sc, n, where, error))
-			return FALSE;
-	if (sc->section == 0)
-		return TRUE;
-	if (sc->section_channel != IRQSTORM_NONE &&
-	    sc->ch[sc->section_channel].pattern != IRQSTORM_PATTERN_TRIGGERED)
-		return conflict(error, "%s: [guest] section = %s arms channel %d's "
-				"trigger, but [channel%d] pattern is not triggered "
-				"(section_channel = none: sections with no trigger)",
-				where, section_names[sc->section], sc->section_channel,
-				sc->section_channel);
-	if (sc->section_cpu >= sc->cpus)
-		return conflict(error, "%s: [guest] section_cpu = %u, but the machine "
-				"has %u CPUs", where, sc->section_cpu, sc->cpus);
-	if (!pio_section_check(sc, where, error))
-		return FALSE;
-	if (sc->i8042_channel != IRQSTORM_NONE || sc->hotplug_cpu != IRQSTORM_NONE)
-		return conflict(error, "%s: [guest] section takes the storm's place: "
-				"no i8042 region or hotplug_cpu beside it", where);
-	return TRUE;
-}
-
-/* INTx: one line for every channel, routed to one CPU. */
-static gboolean intx_irq_cpu_check(const IrqstormScenario *sc, const char *where,
-				   GError **error)
-{
-	int first = IRQSTORM_NONE;
-
-	if (sc->irq_mode != IRQSTORM_IRQS_INTX)
-		return TRUE;
-	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
-		int cpu = sc->ch[n].irq_cpu;
-
-		if (sc->ch[n].pattern == IRQSTORM_PATTERN_OFF || cpu == IRQSTORM_NONE)
-			continue;
-		if (first != IRQSTORM_NONE && cpu != first)
-			return conflict(error, "%s: [channel%u] irq_cpu = %d, but irq_mode = "
-					"intx gives every channel one line, routed to CPU %d "
-					"for another channel", where, n, cpu, first);
-		first = cpu;
-	}
-	return TRUE;
-}
-
-/* The [guest] keys of tests beyond one vCPU: CPUs the machine has. */
-static gboolean guest_check(const IrqstormScenario *sc, const char *where,
-			    GError **error)
-{
-	if (sc->irq_cpu != IRQSTORM_NONE && (guint)sc->irq_cpu >= sc->cpus)
-		return conflict(error, "%s: [guest] irq_cpu = %d, but the machine "
-				"has %u CPUs", where, sc->irq_cpu, sc->cpus);
-	if (sc->hotplug_cpu != IRQSTORM_NONE && (guint)sc->hotplug_cpu >= sc->cpus)
-		return conflict(error, "%s: [guest] hotplug_cpu = %d, but the machine "
-				"has %u CPUs (CPU 0 cannot go offline)", where,
-				sc->hotplug_cpu, sc->cpus);
-	if (sc->irq_flip_us && sc->cpus < 2)
-		return conflict(error, "%s: [guest] irq_flip_us moves interrupts "
-				"between CPUs: it needs [machine] cpus >= 2", where);
-	if (sc->probe && sc->probe_cpu >= sc->cpus)
-		return conflict(error, "%s: [guest] probe_cpu = %u, but the machine "
-				"has %u CPUs", where, sc->probe_cpu, sc->cpus);
-	if (sc->unload && (sc->section || sc->i8042_channel != IRQSTORM_NONE ||
-			   sc->irq_flip_us))
-		return conflict(error, "%s: [guest] unload removes the driver while "
-				"the device storms: no section, i8042 region or "
-				"irq_flip_us beside it (they need the driver to the end)",
-				where);
-	return sync_irq_check(sc, where, error) && section_check(sc, where, error) &&
-	       intx_irq_cpu_check(sc, where, error);
-}
-
-/* The [kernel] group's combinations that cannot be built or would mislead. */
-/*
- * [kernel] bh_lock: PREEMPT_RT's per-CPU BH lock, where the source makes it
- * a choice (7.x: PREEMPT_RT_NEEDS_BH_LOCK, off by default; a tree: tried).
- * 6.12's PREEMPT_RT always takes it: on is its own kernel, off cannot be.
- */
-static gboolean bh_lock_check(const IrqstormScenario *sc, const char *where,
-			      GError **error)
-{
-	guint d = debian_source(sc);
-
-	if (!strcmp(sc->bh_lock, "default"))
-		return TRUE;
-	if (strcmp(sc->flavour, "rt"))
-		return conflict(error, "%s: [kernel] bh_lock = %s with flavour = %s: the "
-				"BH lock is PREEMPT_RT's (flavour = rt); without it "
-				"local_bh_disable() keeps softirqs off the CPU, no lock",
-				where, sc->bh_lock, sc->flavour);
-	if (d != G_MAXUINT && !debian_sources[d].bh_lock_choice &&
-	    !strcmp(sc->bh_lock, "off"))
-		return conflict(error, "%s: [kernel] bh_lock = off with source = %s: its "
-				"PREEMPT_RT always serialises a CPU's bottom halves with the "
-				"per-CPU BH lock (PREEMPT_RT_NEEDS_BH_LOCK, which makes it a "
-				"choice, came in 7.x: source = debian-7.3)", where, sc->source);
-	return TRUE;
-}
-
-/* Whether the kernel is built with PREEMPT_RT_NEEDS_BH_LOCK=y: a name suffix. */
-static gboolean bh_lock_built(const IrqstormScenario *sc)
-{
-	guint d = debian_source(sc);
-
-	return !strcmp(sc->bh_lock, "on") && (d == G_MAXUINT || debian_sources[d].bh_lock_choice);
-}
-
-static gboolean kernel_check(const IrqstormScenario *sc, const char *where,
-			     GError **error)
-{
-	const char *patches = irqstorm_scenario_patches(sc);
-	static const char *const needs_series[] = { "irqthread.prio=", "threadirqs=single" };
-	guint d = debian_source(sc);
-
-	if (d != G_MAXUINT && !debian_sources[d].rt && strcmp(sc->flavour, "dyn"))
-		return conflict(error, "%s: [kernel] source = %s with flavour = %s: "
-				"Debian's linux-source-%s has no PREEMPT_RT (merged in "
-				"6.12); use flavour = dyn", where, sc->source, sc->flavour,
-				sc->source + strlen("debian-"));
-	if (d != G_MAXUINT && !debian_sources[d].series && !strcmp(patches, "ours"))
-		return conflict(error, "%s: [kernel] source = %s with patches = ours: "
-				"kernel-series/ is made for linux-source-6.12 and 7.3 and is "
-				"not applied to %s; use patches = none (its default)", where,
-				sc->source, sc->source + strlen("debian-"));
-	for (guint n = 0; d != G_MAXUINT && !debian_sources[d].bh_workqueue && n < NCH; n++)
-		if (sc->ch[n].pattern != IRQSTORM_PATTERN_OFF &&
-		    sc->ch[n].work_context == IRQSTORM_CONTEXT_BH_WORKQUEUE)
-			return conflict(error, "%s: [channel%u] work_context = bh_workqueue with "
-					"[kernel] source = %s: BH workqueues (WQ_BH) came "
-					"in Linux 6.9; use tasklet, the softirq they replace",
-					where, n, sc->source);
-	if (!bh_lock_check(sc, where, error))
-		return FALSE;
-	for (gsize i = 0; !strcmp(patches, "none") && i < G_N_ELEMENTS(needs_series); i++)
-		if (strstr(sc->cmdline, needs_series[i]))
-			return conflict(error, "%s: [kernel] cmdline has %s, which only "
-					"kernel-series/ gives the kernel, but the kernel is built "
-					"with patches = none (set [kernel] patches = ours, on "
-					"debian-6.12, debian-7.3 or a tree they apply to)",
-					where, needs_series[i]);
-	return TRUE;
-}
-
-/* Cross-key rules: combinations that cannot give trustworthy results. */
-static gboolean scenario_check(const IrqstormScenario *sc, const char *where,
-			       GError **error)
-{
-	guint active = irqstorm_scenario_channel_mask(sc);
-
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->accel == IRQSTORM_ACCEL_KVM)
-		return conflict(error, "%s: [machine] icount needs accel = tcg: KVM runs "
-				"the guest on the host CPU and cannot count "
-				"instructions (set icount = off for KVM)", where);
-	if (sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 &&
-	    !irqstorm_scenario_smp_windows(sc) && !sc->allow_smp_icount)
-		return conflict(error, "%s: [machine] icount with cpus = %u and quantum_ns = 0: "
-				"all vCPUs then share one virtual clock round-robin, so a "
-				"busy vCPU delays the others in virtual time and "
-				"cross-CPU latencies become artifacts "
-				"(docs/determinism.md). Leave quantum_ns at its default or set "
-				"it (windows of virtual time, every vCPU at full speed, "
-				"exact), or use cpus = 1, "
-				"or icount = off, or set allow_smp_icount = true to accept "
-				"flagged results", where, sc->cpus);
-	if (!kernel_check(sc, where, error))
-		return FALSE;
-	if (sc->log_mb & (sc->log_mb - 1)) {
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-			    "%s: [run] log_mb = %u: must be a power of two", where,
-			    sc->log_mb);
-		return FALSE;
-	}
-	if (!active)
-		return conflict(error, "%s: every channel has pattern = off: nothing "
-				"would storm", where);
-	if (sc->warmup_ms >= sc->duration_ms)
-		return conflict(error, "%s: [run] warmup (%.3f s) must be shorter than "
-				"duration (%.3f s)", where, sc->warmup_ms / 1e3,
-				sc->duration_ms / 1e3);
-	for (guint n = 0; n < NCH; n++)
-		if (!channel_check(sc, n, where, error))
-			return FALSE;
-	for (guint i = 0; i < sc->changes->len; i++) {
-		const IrqstormChange *c = &g_array_index(sc->changes, IrqstormChange, i);
-
-		if (!(active & 1u << c->channel))
-			return conflict(error, "%s: [changes] '%s': channel %u does not "
-					"storm from the start, so the guest does not "
-					"service it", where, c->assignment, c->channel);
-	}
-	if (sc->i8042_channel != IRQSTORM_NONE && !(active & 1u << sc->i8042_channel))
-		return conflict(error, "%s: [guest] i8042_channel = %d is not an "
-				"active channel", where, sc->i8042_channel);
-	if (!sc->stamps && (sc->probe || sc->thresholds->len))
-		return conflict(error, "%s: [run] stamps = false records no latencies: "
-				"no probe, no thresholds", where);
-	return guest_check(sc, where, error);
-}
-
-/* A [thresholds] key "<stage>_<stat>_us = limit": add or replace it. */
-static gboolean apply_threshold(IrqstormScenario *sc, const char *key,
-				const char *value, const char *where, GError **error)
-{
-	static const KeyDesc limit = { "thresholds", "", KEY_MICROS, 0, 0,
-				       G_MAXUINT64 / 2, NULL };
-	g_autofree char *name = NULL;
-	IrqstormThreshold t = { 0 };
-	IrqstormStage st;
-	int stat = -1;
-	gsize cut = 0;
-
-	if (g_str_has_suffix(key, "_us")) {
-		name = g_strndup(key, strlen(key) - 3);
-		/* p99_9 over p99: the longest suffix wins. */
-		for (int i = 0; i < IRQSTORM_STAT_COUNT; i++) {
-			g_autofree char *suffix = g_strconcat("_", irqstorm_stat_key(i), NULL);
-
-			if (irqstorm_stat_boundable(i) && g_str_has_suffix(name, suffix) &&
-			    strlen(suffix) > cut) {
-				stat = i;
-				cut = strlen(suffix);
-			}
-		}
-		name[strlen(name) - cut] = '\0';
-	}
-	if (stat < 0 || !irqstorm_stage_from_name(name, &st)) {
-		g_autofree char *stages = irqstorm_stage_names(TRUE);
-
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_UNKNOWN,
-			    "%s: [thresholds] unknown key '%s' (expected STAGE_STAT_us: "
-			    "STAGE one of %s; STAT max, p99, p99_9 or avg; e.g. "
-			    "done_max_us)", where, key, stages);
-		return FALSE;
-	}
-	if (!apply_key(&t.limit_ns, "thresholds", &(KeyDesc) { .key = key,
-		       .type = limit.type, .max = limit.max }, value, where, error))
-		return FALSE;
-	t.stage = g_strdup(name);
-	t.stat = stat;
-	for (guint i = 0; i < sc->thresholds->len; i++) {
-		IrqstormThreshold *old = &g_array_index(sc->thresholds, IrqstormThreshold, i);
-
-		if (!g_strcmp0(old->stage, t.stage) && old->stat == t.stat) {
-			g_free(old->stage);
-			*old = t;
-			return TRUE;
-		}
-	}
-	g_array_append_val(sc->thresholds, t);
-	return TRUE;
-}
-
-/* Channel field k as the device property takes it, in JSON. */
-static char *qom_json(const void *base, const KeyDesc *k)
-{
-	switch (k->type) {
-	case KEY_CHOICE:
-		return g_strdup_printf("\"%s\"", k->choices[*FIELD(base, k, const int)]);
-	case KEY_BOOL:
-		return g_strdup(*FIELD(base, k, const gboolean) ? "true" : "false");
-	case KEY_UINT:
-		return g_strdup_printf("%u", *FIELD(base, k, const guint));
-	case KEY_OPT_INT:
-		return g_strdup_printf("%d", *FIELD(base, k, const int));
-	default:
-		return g_strdup_printf("%" G_GUINT64_FORMAT, *FIELD(base, k, const guint64));
-	}
-}
-
-/* The channel keys the device can change while it runs, comma-separated. */
-static char *live_keys(void)
-{
-	GString *s = g_string_new(NULL);
-
-	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
-		if (keys[i].prop)
-			g_string_append_printf(s, "%s%s", s->len ? ", " : "",
-					       keys[i].key);
-	return g_string_free(s, FALSE);
-}
-
-/* One "channelN.key=value" of [changes]: checked, turned into a QOM set. */
-static gboolean parse_change(IrqstormScenario *sc, guint64 at_ns,
-			     const char *assignment, const char *where,
-			     GError **error)
-{
-	const char *eq = strchr(assignment, '=');
-	const char *dot = eq ? memchr(assignment, '.', eq - assignment) : NULL;
-	g_autofree char *group = dot ? g_strndup(assignment, dot - assignment) : NULL;
-	g_autofree char *key = dot ? g_strndup(dot + 1, eq - dot - 1) : NULL;
-	int n = group ? channel_of_group(group) : -1;
-	IrqstormChannelSpec scratch;
-	IrqstormChange c = { .at_ns = at_ns };
-	const KeyDesc *k;
-	void *base;
-	guint i;
-
-	k = n >= 0 ? find_key(sc, group, key, &base) : NULL;
-	if (!k || !k->prop) {
-		g_autofree char *live = live_keys();
-
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-			    "%s: [changes] '%s': expected channelN.KEY=VALUE where KEY "
-			    "is one the device can change while it runs: %s", where,
-			    assignment, live);
-		return FALSE;
-	}
-	scratch = sc->ch[n];
-	if (!apply_key(&scratch, group, k, eq + 1, where, error))
-		return FALSE;
-	c.channel = n;
-	c.assignment = g_strdup(assignment);
-	c.qom_property = g_strdup_printf("ch%d-%s", n, prop_names[k->prop - 1]);
-	c.qom_json = qom_json(&scratch, k);
-	for (i = 0; i < sc->changes->len; i++)
-		if (g_array_index(sc->changes, IrqstormChange, i).at_ns > at_ns)
-			break;
-	g_array_insert_val(sc->changes, i, c);
-	return TRUE;
-}
-
-/* [changes] SECONDS = assignment; assignment; ... */
-static gboolean apply_changes_key(IrqstormScenario *sc, const char *key,
-				  const char *value, const char *where,
-				  GError **error)
-{
-	g_auto(GStrv) parts = g_strsplit(value, ";", -1);
-	double s;
-	char *end = NULL;
-
-	s = g_ascii_strtod(key, &end);
-	if (!end || *end || !(s > 0) || s > 3600) {
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-			    "%s: [changes] key '%s': expected the seconds of virtual "
-			    "time after the storm starts (0 < s <= 3600)", where, key);
-		return FALSE;
-	}
-	for (gsize i = 0; parts[i]; i++) {
-		char *a = g_strstrip(parts[i]);
-
-		if (*a && !parse_change(sc, (guint64)llround(s * 1e9), a, where, error))
-			return FALSE;
-	}
-	return TRUE;
-}
-
-static gboolean set_one(IrqstormScenario *sc, const char *assignment,
-			const char *where, GError **error);
-
-/*
- * Choose a profile: apply its assignments, as if given with --set at this
- * point. A scenario file's [profile.NAME] groups name the variants of an
- * experiment, so `irqstorm matrix --vary run.profile=a,b,c` runs them all.
- */
-static gboolean apply_profile(IrqstormScenario *sc, const char *name,
-			      const char *where, GError **error)
-{
-	GPtrArray *sets = g_hash_table_lookup(sc->profiles, name);
-
-	if (!sets) {
-		g_autoptr(GList) names = g_hash_table_get_keys(sc->profiles);
-		GString *known = g_string_new(NULL);
-
-		names = g_list_sort(names, (GCompareFunc)g_strcmp0);
-		for (GList *l = names; l; l = l->next)
-			g_string_append_printf(known, "%s%s", known->len ? ", " : "",
-					       (char *)l->data);
-		g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_VALUE,
-			    "%s: [run] profile = '%s': no [profile.%s] group (profiles: %s)",
-			    where, name, name, known->len ? known->str : "none");
-		g_string_free(known, TRUE);
-		return FALSE;
-	}
-	for (guint i = 0; i < sets->len; i++) {
-		g_autofree char *in = g_strdup_printf("%s [profile.%s]", where, name);
-
-		if (!set_one(sc, sets->pdata[i], in, error))
-			return FALSE;
-	}
-	g_free(sc->profile);
-	sc->profile = g_strdup(name);
-	return TRUE;
-}
 
 /* Does a value hold what its writer meant as a comment: a '#' first or
  * after a blank ("rate = 2000 # note")? GKeyFile takes only whole lines
@@ -1239,7 +627,7 @@ static gboolean comment_in(const char *value)
  * and key. GLib returns a string even when it also reports an error (a
  * value ending in a lone backslash): that value is refused, not used.
  */
-static char *key_string(GKeyFile *kf, const char *group, const char *key,
+char *irqstorm_scenario_key_string(GKeyFile *kf, const char *group, const char *key,
 			const char *where, GError **error)
 {
 	g_autoptr(GError) err = NULL;
@@ -1260,40 +648,6 @@ static char *key_string(GKeyFile *kf, const char *group, const char *key,
 	return g_steal_pointer(&v);
 }
 
-/* First pass: every [profile.NAME] group, as lists of assignments. */
-static gboolean collect_profiles(IrqstormScenario *sc, GKeyFile *kf,
-				 const char *where, GError **error)
-{
-	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
-
-	for (gsize g = 0; groups[g]; g++) {
-		g_auto(GStrv) names = NULL;
-		GPtrArray *sets;
-
-		if (!g_str_has_prefix(groups[g], "profile."))
-			continue;
-		sets = g_ptr_array_new_with_free_func(g_free);
-		g_hash_table_replace(sc->profiles, g_strdup(groups[g] + strlen("profile.")),
-				     sets);
-		names = g_key_file_get_keys(kf, groups[g], NULL, NULL);
-		for (gsize i = 0; names && names[i]; i++) {
-			g_autofree char *v = key_string(kf, groups[g], names[i], where, error);
-
-			if (!v)
-				return FALSE;
-			if (!strchr(names[i], '.') || !g_strcmp0(names[i], "run.profile")) {
-				g_set_error(error, IRQSTORM_SCENARIO_ERROR,
-					    IRQSTORM_SCENARIO_ERROR_UNKNOWN,
-					    "%s: [%s] key '%s': expected group.key (not "
-					    "run.profile), e.g. kernel.cmdline = preempt=none",
-					    where, groups[g], names[i]);
-				return FALSE;
-			}
-			g_ptr_array_add(sets, g_strconcat(names[i], "=", g_strstrip(v), NULL));
-		}
-	}
-	return TRUE;
-}
 
 /* Apply every key of a parsed key file; unknown groups and keys are errors. */
 static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
@@ -1302,11 +656,11 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
 	g_autofree char *profile = NULL;
 
-	if (!collect_profiles(sc, kf, where, error))
+	if (!irqstorm_scenario_collect_profiles(sc, kf, where, error))
 		return FALSE;
 	for (gsize g = 0; groups[g]; g++) {
 		g_auto(GStrv) names = NULL;
-		int n = channel_of_group(groups[g]);
+		int n = irqstorm_scenario_channel_of_group(groups[g]);
 
 		if (g_str_has_prefix(groups[g], "profile."))
 			continue;
@@ -1319,39 +673,39 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 		names = g_key_file_get_keys(kf, groups[g], NULL, NULL);
 		for (gsize i = 0; names && names[i]; i++) {
 			void *base = NULL;
-			const KeyDesc *k = find_key(sc, groups[g], names[i], &base);
+			const KeyDesc *k = irqstorm_scenario_find_key(sc, groups[g], names[i], &base);
 			g_autofree char *value = NULL;
 
 			if (!g_strcmp0(groups[g], "run") && !g_strcmp0(names[i], "profile")) {
 				/* Applied after every group: it overrides them.
 				 * A key given twice is listed twice: the last wins. */
 				g_free(profile);
-				profile = key_string(kf, groups[g], names[i], where, error);
+				profile = irqstorm_scenario_key_string(kf, groups[g], names[i], where, error);
 				if (!profile)
 					return FALSE;
 				continue;
 			}
 			if (!g_strcmp0(groups[g], "thresholds") ||
 			    !g_strcmp0(groups[g], "changes")) {
-				value = key_string(kf, groups[g], names[i], where, error);
+				value = irqstorm_scenario_key_string(kf, groups[g], names[i], where, error);
 				if (!value)
 					return FALSE;
 				if (!(groups[g][0] == 't' ?
-				      apply_threshold(sc, names[i], g_strstrip(value), where, error) :
-				      apply_changes_key(sc, names[i], g_strstrip(value), where, error)))
+				      irqstorm_scenario_apply_threshold(sc, names[i], g_strstrip(value), where, error) :
+				      irqstorm_scenario_apply_changes(sc, names[i], g_strstrip(value), where, error)))
 					return FALSE;
 				continue;
 			}
 			if (!k)
 				return unknown_key(error, where, groups[g], names[i]);
-			value = key_string(kf, groups[g], names[i], where, error);
+			value = irqstorm_scenario_key_string(kf, groups[g], names[i], where, error);
 			if (!value)
 				return FALSE;
-			if (!apply_key(base, groups[g], k, g_strstrip(value), where, error))
+			if (!irqstorm_scenario_apply_key(base, groups[g], k, g_strstrip(value), where, error))
 				return FALSE;
 		}
 	}
-	return !profile || apply_profile(sc, g_strstrip(profile), where, error);
+	return !profile || irqstorm_scenario_apply_profile(sc, g_strstrip(profile), where, error);
 }
 
 /* Parse scenario text; name is used in every message. */
@@ -1381,7 +735,7 @@ IrqstormScenario *irqstorm_scenario_load_data(const char *name, const char *data
 	}
 	if (!scenario_apply_keyfile(sc, kf, name, error))
 		return NULL;
-	if (!scenario_check(sc, name, error))
+	if (!irqstorm_scenario_check(sc, name, error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }
@@ -1402,7 +756,7 @@ IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error)
 
 /* Apply one override "group.key=value" given by where (an option, or a
  * profile), without the cross-key checks. */
-static gboolean set_one(IrqstormScenario *sc, const char *assignment,
+gboolean irqstorm_scenario_set_one(IrqstormScenario *sc, const char *assignment,
 			const char *where, GError **error)
 {
 	const char *eq = strchr(assignment, '=');
@@ -1421,17 +775,29 @@ static gboolean set_one(IrqstormScenario *sc, const char *assignment,
 	group = g_strndup(assignment, dot - assignment);
 	key = g_strndup(dot + 1, eq - dot - 1);
 	if (!g_strcmp0(group, "thresholds"))
-		return apply_threshold(sc, key, eq + 1, where, error);
+		return irqstorm_scenario_apply_threshold(sc, key, eq + 1, where, error);
 	if (!g_strcmp0(group, "changes"))
-		return apply_changes_key(sc, key, eq + 1, where, error);
+		return irqstorm_scenario_apply_changes(sc, key, eq + 1, where, error);
 	if (!g_strcmp0(group, "run") && !g_strcmp0(key, "profile"))
-		return apply_profile(sc, eq + 1, where, error);
+		return irqstorm_scenario_apply_profile(sc, eq + 1, where, error);
 	if (!known_group(group))
 		return unknown_group(error, where, group);
-	k = find_key(sc, group, key, &base);
+	k = irqstorm_scenario_find_key(sc, group, key, &base);
 	if (!k)
 		return unknown_key(error, where, group, key);
-	return apply_key(base, group, k, eq + 1, where, error);
+	return irqstorm_scenario_apply_key(base, group, k, eq + 1, where, error);
+}
+
+/* The channel keys the device can change while it runs, comma-separated. */
+char *irqstorm_scenario_live_keys(void)
+{
+	GString *s = g_string_new(NULL);
+
+	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+		if (keys[i].prop)
+			g_string_append_printf(s, "%s%s", s->len ? ", " : "",
+					       keys[i].key);
+	return g_string_free(s, FALSE);
 }
 
 /*
@@ -1446,7 +812,7 @@ static char *command_line_assignment(const char *assignment)
 	const char *v = assignment + strlen(prefix);
 
 	if (!g_str_has_prefix(assignment, prefix) || !*v || strchr(v, '/') ||
-	    choice_index(source_names, v) >= 0)
+	    choice_index(irqstorm_source_names, v) >= 0)
 		return g_strdup(assignment);
 	return g_strdup_printf("%s./%s", prefix, v);
 }
@@ -1456,67 +822,27 @@ gboolean irqstorm_scenario_override(IrqstormScenario *sc, const char *assignment
 {
 	g_autofree char *a = command_line_assignment(assignment);
 
-	if (!set_one(sc, a, where, error))
+	if (!irqstorm_scenario_set_one(sc, a, where, error))
 		return FALSE;
 	g_ptr_array_add(sc->overrides, g_strdup(assignment));
 	return TRUE;
 }
 
-gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
-				 GError **error)
-{
-	return scenario_check(sc, where, error);
-}
 
-const char *irqstorm_scenario_kernel_tree(const IrqstormScenario *sc)
-{
-	return strchr(sc->source, '/') ? sc->source : NULL;
-}
 
-const char *irqstorm_scenario_patches(const IrqstormScenario *sc)
-{
-	if (strcmp(sc->patches, "default"))
-		return sc->patches;
-	guint d = debian_source(sc);
-
-	return d != G_MAXUINT && debian_sources[d].series ? "ours" : "none";
-}
 
 gboolean irqstorm_scenario_smp_windows(const IrqstormScenario *sc)
 {
 	return sc->icount_shift != IRQSTORM_ICOUNT_OFF && sc->cpus > 1 && sc->quantum_ns;
 }
 
-char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
-{
-	const char *tree = irqstorm_scenario_kernel_tree(sc);
-	GString *name = g_string_new(sc->flavour);
-	guint d = debian_source(sc);
-
-	if (d != G_MAXUINT)
-		g_string_append(name, debian_sources[d].suffix);
-	if (tree) {
-		g_autofree char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
-								     tree, -1);
-
-		g_string_append_printf(name, "-tree-%.8s", key);
-	}
-	/* Only a choice other than the source's own default shows. */
-	if (!strcmp(sc->patches, "none") && d != G_MAXUINT && debian_sources[d].series)
-		g_string_append(name, "-patches-none");
-	if (!strcmp(sc->patches, "ours") && tree)
-		g_string_append(name, "-patches-ours");
-	if (bh_lock_built(sc))
-		g_string_append(name, "-bh-lock");
-	return g_string_free(name, FALSE);
-}
 
 /* Apply a command-line override "group.key=value", then recheck the whole. */
 gboolean irqstorm_scenario_set(IrqstormScenario *sc, const char *assignment,
 			       GError **error)
 {
 	return irqstorm_scenario_override(sc, assignment, "--set", error) &&
-	       scenario_check(sc, "--set", error);
+	       irqstorm_scenario_check(sc, "--set", error);
 }
 
 /* Append one group's keys, as the parser reads them back. */
@@ -1626,37 +952,9 @@ guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc)
 	return sc->duration_ms * 1000 / sc->probe_period_us;
 }
 
-const char *irqstorm_pattern_name(IrqstormPattern p)
-{
-	return pattern_names[p];
-}
 
-const char *irqstorm_threading_name(IrqstormThreading t)
-{
-	return threading_names[t];
-}
 
-const char *irqstorm_work_name(IrqstormWork w)
-{
-	return work_names[w];
-}
 
-const char *irqstorm_work_context_name(IrqstormWorkContext x)
-{
-	return work_context_names[x];
-}
 
-const char *irqstorm_irq_mode_name(IrqstormIrqMode m)
-{
-	return irq_mode_names[m];
-}
 
-const char *irqstorm_accel_name(IrqstormAccel a)
-{
-	return accel_names[a];
-}
 
-const char *irqstorm_section_name(int section)
-{
-	return section_names[section];
-}

@@ -32,31 +32,20 @@ typedef enum {
 /* The device's firing patterns (QOM chN-pattern): irqstorm/device.h. */
 typedef enum irqstorm_pattern IrqstormPattern;
 
-/* The driver's threading modes (module parameter threading=). */
-typedef enum {
-	IRQSTORM_THREADING_HARDIRQ,
-	IRQSTORM_THREADING_THREADED,
-	IRQSTORM_THREADING_FORCED,
-} IrqstormThreading;
-
-/* The driver's work kinds (module parameter work=). */
-typedef enum {
-	IRQSTORM_WORK_NONE,
-	IRQSTORM_WORK_PIO,
-	IRQSTORM_WORK_SPIN,
-	IRQSTORM_WORK_IGNORE,	/* return IRQ_NONE: "nobody cared" */
-} IrqstormWork;
-
-/* Where the driver runs an event's work: irqstorm/guest.h. */
+/* The driver's threading modes, work kinds and work contexts (guest.conf's
+ * threading, work, work_context): irqstorm/guest.h. */
+typedef enum irqstorm_threading IrqstormThreading;
+typedef enum irqstorm_work IrqstormWork;
 typedef enum irqstorm_work_context IrqstormWorkContext;
 
-/* How the driver asks for interrupts (module parameter irq_mode=). */
+/* How the driver asks for interrupts (guest.conf's irq_mode): "auto", then
+ * the device's modes (irqstorm/guest.h's IRQSTORM_IRQ_MODES), in order. */
+#define IRQSTORM_IRQS_ENUM(id, name, help)	IRQSTORM_IRQS_##id,
 typedef enum {
 	IRQSTORM_IRQS_AUTO,
-	IRQSTORM_IRQS_INTX,
-	IRQSTORM_IRQS_MSI,
-	IRQSTORM_IRQS_MSIX,
+	IRQSTORM_IRQ_MODES(IRQSTORM_IRQS_ENUM)
 } IrqstormIrqMode;
+#undef IRQSTORM_IRQS_ENUM
 
 /* [thresholds] <stage>_<stat>_us = limit: exceeding it makes exit status 2. */
 typedef struct {

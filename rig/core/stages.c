@@ -42,6 +42,12 @@ static const struct irqstorm_stamp_desc stamps[IRQSTORM_STAMP_COUNT] = {
 	IRQSTORM_STAMPS(IRQSTORM_STAMP_DESC)
 };
 
+const struct irqstorm_stamp_desc *irqstorm_stamp(guint p)
+{
+	g_return_val_if_fail(p < IRQSTORM_STAMP_COUNT, NULL);
+	return &stamps[p];
+}
+
 /* The time of point p of record r into *t; FALSE if r lacks its stamp. */
 static gboolean point_time(const struct irqstorm_record *r, int p, guint64 *t)
 {

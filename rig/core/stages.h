@@ -19,6 +19,10 @@
 
 G_BEGIN_DECLS
 
+/* Stamp p's row of IRQSTORM_STAMPS (include/irqstorm/abi.h): its name,
+ * register, flag, and where its time and vCPU are in a record. */
+const struct irqstorm_stamp_desc *irqstorm_stamp(guint p);
+
 #define IRQSTORM_STAGE_ENUM(id, name, rec, from, to, help) IRQSTORM_STAGE_##id,
 typedef enum {
 	IRQSTORM_STAGES(IRQSTORM_STAGE_ENUM)

@@ -13,10 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define IRQSTORM_SUMMARY_FILE	"summary.json"
-#define IRQSTORM_RT_TESTS_FILE	"rt-tests.json"	/* output.h */
-#define IRQSTORM_RTLA_FILE	"rtla-hist.txt"	/* rtla.h */
-#define IRQSTORM_MARKER_FILE	"INCOMPLETE"	/* marker.h */
+/* The run files themselves are named in runfiles.h. */
 
 /* summary.json's "format": what the file is, so that its "file_version"
  * is not taken for rt-tests' (rt-tests.json is the rt-tests file). */

@@ -10,6 +10,7 @@
 
 #include "fail.h"
 #include "identity.h"
+#include "runfiles.h"
 
 G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
 
@@ -297,8 +298,8 @@ static char *marker_reason(const char *marker)
 
 IrqstormSummary *irqstorm_summary_load(const char *dir, GError **error)
 {
-	g_autofree char *path = g_build_filename(dir, IRQSTORM_SUMMARY_FILE, NULL);
-	g_autofree char *marker = g_build_filename(dir, IRQSTORM_MARKER_FILE, NULL);
+	g_autofree char *path = irqstorm_run_path(dir, IRQSTORM_FILE_SUMMARY);
+	g_autofree char *marker = irqstorm_run_path(dir, IRQSTORM_FILE_MARKER);
 	g_autofree char *text = NULL;
 	g_autoptr(GError) err = NULL;
 	gsize len = 0;

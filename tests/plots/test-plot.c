@@ -16,12 +16,13 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "cmd/plot.h"
+#include "cmd/gnuplot.h"
 #include "core/hist.h"
 #include "core/output.h"
 #include "core/stages.h"
 #include "core/summary-keys.h"
 #include "../rig/testutil.h"
+#include "core/records.h"
 
 /* ---- quoting ------------------------------------------------------------- */
 
@@ -877,7 +878,7 @@ static void test_fixture_current(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&head, &len);
 
-	g_assert_true(irqstorm_write_csv_header(f));
+	g_assert_true(irqstorm_records_write_header(f));
 	g_assert_cmpint(fclose(f), ==, 0);
 	g_assert_true(g_str_has_prefix(csv, head));
 	free(head);

@@ -2,7 +2,9 @@
 /*
  * Files of a run: private files are new, 0600, and refuse anything already
  * at their name, symbolic links included; output files replace what was
- * there without following a symbolic link.
+ * there without following a symbolic link. The run's files (runfiles.h):
+ * a run that begins removes an earlier run's, each channel's and each
+ * figure's, and keeps the marker and what later commands added.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "core/files.h"
+#include "core/runfiles.h"
 
 typedef struct {
 	char *dir;
@@ -115,6 +118,44 @@ static void test_output_replaces(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(text, ==, "new");
 }
 
+static void test_run_files_stale(Fixture *f, gconstpointer data)
+{
+	static const char *const stale[] = {
+		"records.csv", "summary.json", "histogram.txt", "histogram-ch0.txt",
+		"histogram-ch3.txt", "timeline.png", "breakdown.svg", "scenario.ini",
+		"console.log", "qemu.log", "qemu-cmdline.txt", "rt-tests.json", "rtla-hist.txt",
+	};
+	static const char *const kept[] = { "INCOMPLETE", "trace.json", "mine.txt" };
+	g_autofree char *explain = irqstorm_run_path(f->dir, IRQSTORM_FILE_EXPLAIN);
+	g_autofree char *ch2 = irqstorm_run_channel_path(f->dir, IRQSTORM_FILE_HISTOGRAM_CH, 2);
+	g_autoptr(GError) err = NULL;
+
+	g_assert_true(g_str_has_suffix(ch2, "/histogram-ch2.txt"));
+	for (gsize i = 0; i < G_N_ELEMENTS(stale) + G_N_ELEMENTS(kept); i++) {
+		const char *name = i < G_N_ELEMENTS(stale) ? stale[i] :
+				   kept[i - G_N_ELEMENTS(stale)];
+		g_autofree char *path = g_build_filename(f->dir, name, NULL);
+
+		g_assert_true(g_file_set_contents(path, "an earlier run's", -1, NULL));
+	}
+	g_assert_cmpint(g_mkdir(explain, 0755), ==, 0);
+	g_assert_true(irqstorm_run_files_remove_stale(f->dir, &err));
+	g_assert_no_error(err);
+	for (gsize i = 0; i < G_N_ELEMENTS(stale); i++) {
+		g_autofree char *path = g_build_filename(f->dir, stale[i], NULL);
+
+		g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	}
+	for (gsize i = 0; i < G_N_ELEMENTS(kept); i++) {
+		g_autofree char *path = g_build_filename(f->dir, kept[i], NULL);
+
+		g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+		g_unlink(path);
+	}
+	g_assert_true(g_file_test(explain, G_FILE_TEST_IS_DIR));
+	g_rmdir(explain);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -122,5 +163,6 @@ int main(int argc, char **argv)
 	g_test_add("/files/private/symlink", Fixture, NULL, setup, test_private_symlink, teardown);
 	g_test_add("/files/output/symlink", Fixture, NULL, setup, test_output_symlink, teardown);
 	g_test_add("/files/output/replaces", Fixture, NULL, setup, test_output_replaces, teardown);
+	g_test_add("/files/run/stale", Fixture, NULL, setup, test_run_files_stale, teardown);
 	return g_test_run();
 }

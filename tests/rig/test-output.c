@@ -413,9 +413,9 @@ static void test_csv(void)
 	guint i;
 
 	g_assert_nonnull(f);
-	g_assert_true(irqstorm_write_csv_header(f));
+	g_assert_true(irqstorm_records_write_header(f));
 	for (i = 0; i < G_N_ELEMENTS(recs); i++)
-		g_assert_true(irqstorm_write_csv_record(f, &recs[i]));
+		g_assert_true(irqstorm_records_write(f, &recs[i]));
 	g_assert_cmpint(fclose(f), ==, 0);
 	g_assert_cmpstr(buf, ==,
 			"seq,channel,flags,t_raise,t_hardirq,t_thread,t_done,coalesced,"

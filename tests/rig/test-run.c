@@ -15,6 +15,7 @@
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
+#include "core/runfiles.h"
 #include "core/scenario.h"
 #include "core/stages.h"
 #include "core/summary-keys.h"
@@ -56,9 +57,16 @@ static void test_help_contents(void)
 	g_autofree char *out = NULL;
 
 	g_assert_cmpint(tu_run(NULL, args, NULL, &out, NULL), ==, 0);
-	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_SUMMARY_FILE " "));
-	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_RT_TESTS_FILE " "));
-	g_assert_nonnull(strstr(out, "\n  " IRQSTORM_RTLA_FILE " "));
+	static const IrqstormRunFile files[] = {
+		IRQSTORM_FILE_SUMMARY, IRQSTORM_FILE_RT_TESTS, IRQSTORM_FILE_RTLA,
+		IRQSTORM_FILE_HISTOGRAM, IRQSTORM_FILE_RECORDS,
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *line = g_strdup_printf("\n  %s ", irqstorm_run_file(files[i]));
+
+		g_assert_nonnull(strstr(out, line));
+	}
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
 		g_autofree char *line = g_strdup_printf("\n  %-8s %s\n", irqstorm_stage_name(st),
 							irqstorm_stage_help(st));
