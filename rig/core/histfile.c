@@ -1,10 +1,190 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Histogram files read back and added up: see histfile.h.
+ * Histogram files written, read back and added up: see histfile.h.
  */
 #include "histfile.h"
 
 #include <string.h>
+
+#include "files.h"
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Check that a stage name can be a whitespace-separated column title. */
+static gboolean histfile_name_ok(const char *name)
+{
+	const char *c;
+
+	if (!name || !*name)
+		return FALSE;
+	for (c = name; *c; c++) {
+		if (g_ascii_isspace(*c) || !g_ascii_isprint(*c))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Samples inside the bins: cyclictest's "# Total:" excludes overflows. */
+static guint64 in_range_count(const IrqstormHist *h)
+{
+	return irqstorm_hist_count(h) - irqstorm_hist_overflows(h);
+}
+
+/* cyclictest's footer lines, in its order and widths; latencies in whole
+ * microseconds, truncated as cyclictest's own are. */
+static const struct {
+	const char *label;
+	int width;
+	guint64 (*stat)(const IrqstormHist *h);
+	gboolean latency;	/* ns, printed in whole us */
+} cyclictest_footers[] = {
+	{ "# Total:", 9, in_range_count, FALSE },
+	{ "# Min Latencies:", 5, irqstorm_hist_min, TRUE },
+	{ "# Avg Latencies:", 5, irqstorm_hist_avg_floor, TRUE },
+	{ "# Max Latencies:", 5, irqstorm_hist_max, TRUE },
+	{ "# Histogram Overflows:", 5, irqstorm_hist_overflows, FALSE },
+};
+
+/* The same latencies to the ns, in lines no cyclictest reader looks for
+ * (OSADL's script greps "Max Latencies" and takes the largest number). */
+static const struct {
+	const char *label;
+	guint64 (*stat)(const IrqstormHist *h);
+} exact_footers[] = {
+	{ "# Exact min (us):", irqstorm_hist_min },
+	{ "# Exact avg (us):", irqstorm_hist_avg_floor },
+	{ "# Exact max (us):", irqstorm_hist_max },
+};
+
+/* All hists alike (bins and width) and every name a column title. */
+static gboolean histfile_check(const char *path, IrqstormHist *const *hists,
+			       const char *const *names, guint n, GError **error)
+{
+	guint64 bin_ns = irqstorm_hist_bin_ns(hists[0]);
+	guint nbins = irqstorm_hist_nbins(hists[0]);
+
+	for (guint j = 0; j < n; j++) {
+		if (irqstorm_hist_bin_ns(hists[j]) != bin_ns ||
+		    irqstorm_hist_nbins(hists[j]) != nbins) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    "%s: histogram %u has %u bins of %" G_GUINT64_FORMAT
+				    " ns (expected %u bins of %" G_GUINT64_FORMAT " ns, like histogram 0)",
+				    path, j, irqstorm_hist_nbins(hists[j]),
+				    irqstorm_hist_bin_ns(hists[j]), nbins, bin_ns);
+			return FALSE;
+		}
+		if (!histfile_name_ok(names[j])) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    "%s: bad name for histogram %u (expected a non-empty name without whitespace)",
+				    path, j);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* ns as microseconds with three decimals: "27.616", or "%06" padded. */
+static void append_us(GString *s, guint64 ns, gboolean padded)
+{
+	g_string_append_printf(s, padded ? "%06" G_GUINT64_FORMAT ".%03u" :
+			       "%" G_GUINT64_FORMAT ".%03u",
+			       ns / 1000, (guint)(ns % 1000));
+}
+
+/* What the file is, its unit and bin, and the stages' names. */
+static void histfile_header(GString *s, guint64 bin_ns,
+			    const char *const *names, guint n)
+{
+	g_string_append(s, "# Histogram\n"
+		"# Layout: cyclictest --histfile of rt-tests up to 2.6 (Debian 12: 2.4),"
+		" empty rows and \"# Total:\" included (2.7 dropped both)\n"
+		"# Columns: the bin's lower edge, then one per stage"
+		" (where cyclictest has one per thread), in the order of \"# Stages:\"\n"
+		"# Time unit is microseconds\n");
+	g_string_append(s, "# Bin width is ");
+	if (bin_ns % 1000 == 0)
+		g_string_append_printf(s, "%" G_GUINT64_FORMAT, bin_ns / 1000);
+	else
+		append_us(s, bin_ns, FALSE);
+	g_string_append(s, " us\n# Stages:");
+	for (guint j = 0; j < n; j++)
+		g_string_append_printf(s, " %s", names[j]);
+	g_string_append_c(s, '\n');
+}
+
+/* One line per bin: "%06d " (whole us, or with decimals under 1 us
+ * bins), then the tab-separated "%06lu" count of each stage. */
+static void histfile_rows(GString *s, IrqstormHist *const *hists, guint n)
+{
+	guint64 bin_ns = irqstorm_hist_bin_ns(hists[0]);
+	guint nbins = irqstorm_hist_nbins(hists[0]);
+
+	for (guint i = 0; i < nbins; i++) {
+		if (bin_ns % 1000 == 0)
+			g_string_append_printf(s, "%06" G_GUINT64_FORMAT,
+					       (guint64)i * (bin_ns / 1000));
+		else
+			append_us(s, (guint64)i * bin_ns, TRUE);
+		g_string_append_c(s, ' ');
+		for (guint j = 0; j < n; j++)
+			g_string_append_printf(s, "%s%06" G_GUINT64_FORMAT, j ? "\t" : "",
+					       irqstorm_hist_bin_count(hists[j], i));
+		g_string_append_c(s, '\n');
+	}
+}
+
+/* cyclictest's footers, then the exact ones ("-": no sample). */
+static void histfile_footers(GString *s, IrqstormHist *const *hists, guint n)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(cyclictest_footers); i++) {
+		g_string_append(s, cyclictest_footers[i].label);
+		for (guint j = 0; j < n; j++) {
+			guint64 v = cyclictest_footers[i].stat(hists[j]);
+
+			g_string_append_printf(s, " %0*" G_GUINT64_FORMAT, cyclictest_footers[i].width,
+					       cyclictest_footers[i].latency ? v / 1000 : v);
+		}
+		g_string_append_c(s, '\n');
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(exact_footers); i++) {
+		g_string_append(s, exact_footers[i].label);
+		for (guint j = 0; j < n; j++) {
+			g_string_append_c(s, ' ');
+			if (irqstorm_hist_count(hists[j]))
+				append_us(s, exact_footers[i].stat(hists[j]), FALSE);
+			else
+				g_string_append_c(s, '-');
+		}
+		g_string_append_c(s, '\n');
+	}
+}
+
+/* Write the histograms as a cyclictest --histfile; see histfile.h. */
+gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
+				 const char *const *names, guint n,
+				 GError **error)
+{
+	g_autoptr(GString) s = NULL;
+
+	g_return_val_if_fail(path != NULL, FALSE);
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	if (n == 0 || !hists || !names) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: no histograms to write", path);
+		return FALSE;
+	}
+	if (!histfile_check(path, hists, names, n, error))
+		return FALSE;
+	s = g_string_sized_new(512 + (gsize)irqstorm_hist_nbins(hists[0]) * (12 + 8 * n));
+	histfile_header(s, irqstorm_hist_bin_ns(hists[0]), names, n);
+	histfile_rows(s, hists, n);
+	histfile_footers(s, hists, n);
+	return irqstorm_write_file(path, s->str, (gssize)s->len, error);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
 
 /* What one file says, before it becomes histograms. */
 typedef struct {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A run's histogram file (histogram.txt, histogram-chN.txt: output.h's
- * histfile) read back, and several added up: the distribution of a seed
+ * A run's histogram file (histogram.txt, histogram-chN.txt), written in
+ * cyclictest's --histfile layout, read back, and several added up: the distribution of a seed
  * sweep, each bin the sum of the runs' bins. The reader takes what the
  * writer writes: "# Bin width is W us", "# Stages: A B ...", a row per
  * bin (its lower edge, then a count per stage), and the footers
@@ -17,6 +17,29 @@
 #include "hist.h"
 
 G_BEGIN_DECLS
+
+/*
+ * Write hists[0..n) as one cyclictest --histfile, in the layout of rt-tests
+ * up to 2.6 (Debian 12's 2.4): comment lines ("# Histogram", what the file
+ * is, "# Time unit is microseconds", the bin width, "# Stages: <names>"),
+ * one line per bin, empty bins too ("%06d " bin value, then the
+ * tab-separated "%06lu" count of each stage), then cyclictest's footer:
+ * "# Total:" (in-range samples, like cyclictest), "# Min Latencies:",
+ * "# Avg Latencies:", "# Max Latencies:" (whole us, truncated like
+ * cyclictest's), "# Histogram Overflows:"; then the exact min, avg and max
+ * of each stage in us with three decimals ("# Exact max (us): 27.616 -",
+ * "-" for a stage without samples). The unit is always microseconds: the
+ * bin value is the bin's lower edge, in whole us when bin_ns is a multiple
+ * of 1000, else with three decimals ("000000.250"). All hists must have
+ * the same bin_ns and nbins; names must be non-empty and free of
+ * whitespace (else G_FILE_ERROR_INVAL).
+ *
+ * The file is written to a temporary in the same directory and renamed over
+ * path on success, so path is always either absent, old or complete.
+ */
+gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
+				 const char *const *names, guint n,
+				 GError **error);
 
 typedef struct {
 	char *path;		/* the first file read, for messages */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Result writers: cyclictest-compatible histogram files and JSON
- * (rt-tests.json) and the JSON summary; records.csv is records.h's.
+ * Result writers: rt-tests.json (cyclictest --json's layout) and the JSON
+ * summary's statistics; histogram files are histfile.h's, records.csv
+ * records.h's.
  */
 #ifndef IRQSTORM_RIG_OUTPUT_H
 #define IRQSTORM_RIG_OUTPUT_H
@@ -16,28 +17,6 @@
 
 G_BEGIN_DECLS
 
-/*
- * Write hists[0..n) as one cyclictest --histfile, in the layout of rt-tests
- * up to 2.6 (Debian 12's 2.4): comment lines ("# Histogram", what the file
- * is, "# Time unit is microseconds", the bin width, "# Stages: <names>"),
- * one line per bin, empty bins too ("%06d " bin value, then the
- * tab-separated "%06lu" count of each stage), then cyclictest's footer:
- * "# Total:" (in-range samples, like cyclictest), "# Min Latencies:",
- * "# Avg Latencies:", "# Max Latencies:" (whole us, truncated like
- * cyclictest's), "# Histogram Overflows:"; then the exact min, avg and max
- * of each stage in us with three decimals ("# Exact max (us): 27.616 -",
- * "-" for a stage without samples). The unit is always microseconds: the
- * bin value is the bin's lower edge, in whole us when bin_ns is a multiple
- * of 1000, else with three decimals ("000000.250"). All hists must have
- * the same bin_ns and nbins; names must be non-empty and free of
- * whitespace (else G_FILE_ERROR_INVAL).
- *
- * The file is written to a temporary in the same directory and renamed over
- * path on success, so path is always either absent, old or complete.
- */
-gboolean irqstorm_write_histfile(const char *path, IrqstormHist *const *hists,
-				 const char *const *names, guint n,
-				 GError **error);
 
 /* The rt-tests release whose cyclictest --json layout rt-tests.json has. */
 #define IRQSTORM_RT_TESTS_LAYOUT	"2.40"

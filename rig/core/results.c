@@ -15,6 +15,7 @@
 #include "summary-keys.h"
 #include "summary-write.h"
 #include "runfiles.h"
+#include "histfile.h"
 
 /* histogram.txt (all channels, with the probe), and histogram-chN.txt for
  * each channel when more than one stormed: its interrupt stages, which

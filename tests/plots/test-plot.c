@@ -23,6 +23,7 @@
 #include "core/summary-keys.h"
 #include "../rig/testutil.h"
 #include "core/records.h"
+#include "core/histfile.h"
 
 /* ---- quoting ------------------------------------------------------------- */
 

@@ -15,6 +15,7 @@
 #include "core/output.h"
 #include "core/records.h"
 #include "core/stages.h"
+#include "core/histfile.h"
 
 /* A fresh temporary directory; removed by rmtree_dir(). */
 static char *make_dir(void)
