@@ -24,6 +24,7 @@
 #include "core/checks.h"
 #include "core/guest-build.h"
 #include "core/results.h"
+#include "core/table.h"
 
 G_BEGIN_DECLS
 
@@ -110,38 +111,7 @@ char *irqstorm_cmd_default_out(const char *scenario, const char *suffix);
 /* Print a JSON document on stdout, as the rig writes its files. */
 void irqstorm_cmd_print_json(JsonNode *root);
 
-/* ---- tables ---- */
-
-/*
- * Columns of text, each as wide as its widest cell (in characters),
- * left-aligned unless aligned right, two spaces apart unless given another
- * gap; headings may span several columns above them (and widen the last
- * when they need to). No line has trailing blanks.
- */
-typedef struct IrqstormTable IrqstormTable;
-
-IrqstormTable *irqstorm_table_new(guint ncols);
-void irqstorm_table_free(IrqstormTable *t);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormTable, irqstorm_table_free)
-
-/* Columns from first on are aligned right. */
-void irqstorm_table_align_right(IrqstormTable *t, guint first);
-
-/* The spaces before column col (default 2). */
-void irqstorm_table_set_gap(IrqstormTable *t, guint col, guint spaces);
-
-/* A heading over columns col .. col + n - 1, on a line of its own. */
-void irqstorm_table_add_heading(IrqstormTable *t, guint col, guint n,
-				const char *title);
-
-/* Add a row of ncols cells (a GStrv, taken); returns its index. */
-guint irqstorm_table_add_row(IrqstormTable *t, char **cells);
-
-/* The line of headings, if there are any, then each row in order. */
-void irqstorm_table_render(IrqstormTable *t, GString *out);
-
-/* Only row i, as a line. */
-void irqstorm_table_render_row(IrqstormTable *t, guint i, GString *out);
+/* Tables: core/table.h (IrqstormTable), for the commands and the engine alike. */
 
 G_END_DECLS
 

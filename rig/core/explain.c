@@ -12,6 +12,7 @@
 #include "irqstorm/explain.h"
 #include "json-build.h"
 #include "names.h"
+#include "table.h"
 
 /*
  * What the code says about the task running it, by function name prefix:
@@ -640,6 +641,35 @@ static guint repeats(const GArray *spans, guint i, guint *period)
 	return 1;
 }
 
+/* A window's functions as a table: share, virtual ns, insns, function,
+ * context; the numbers right-aligned, each column as wide as it needs. */
+static void functions_table(GString *s, const IrqstormExplainWindow *w, guint64 len)
+{
+	g_autoptr(IrqstormTable) t = irqstorm_table_new(5);
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_auto(GStrv) lines = NULL;
+
+	irqstorm_table_align_right(t, 0);
+	irqstorm_table_align_left(t, 3);
+	irqstorm_table_add_row(t, g_strsplit("share|virtual ns|insns|function|context", "|", -1));
+	for (guint i = 0; i < w->functions->len; i++) {
+		const IrqstormFunctionTime *f =
+			&g_array_index(w->functions, IrqstormFunctionTime, i);
+		char **row = g_new0(char *, 6);
+
+		row[0] = g_strdup_printf("%.1f%%", share(f->ns, len));
+		row[1] = g_strdup_printf("%" G_GUINT64_FORMAT, f->ns);
+		row[2] = g_strdup_printf("%" G_GUINT64_FORMAT, f->insns);
+		row[3] = g_strdup(f->function);
+		row[4] = g_strdup(f->context);
+		irqstorm_table_add_row(t, row);
+	}
+	irqstorm_table_render(t, text);
+	lines = g_strsplit(text->str, "\n", -1);
+	for (guint i = 0; lines[i] && *lines[i]; i++)
+		g_string_append_printf(s, "  %s\n", lines[i]);
+}
+
 /* One window's functions as a table, and its sequence of entries. */
 static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 raise,
 			guint cpus)
@@ -653,16 +683,7 @@ static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 rais
 			       (w->from_ns - raise) / 1e3, (w->to_ns - raise) / 1e3,
 			       len / 1e3, w->interrupts, w->interrupts == 1 ? "y" : "ies",
 			       w->switches, w->switches == 1 ? "" : "es");
-	g_string_append_printf(s, "  %6s %12s %10s  %-40s %s\n", "share", "virtual ns",
-			       "insns", "function", "context");
-	for (guint i = 0; i < w->functions->len; i++) {
-		const IrqstormFunctionTime *f =
-			&g_array_index(w->functions, IrqstormFunctionTime, i);
-
-		g_string_append_printf(s, "  %5.1f%% %12" G_GUINT64_FORMAT " %10"
-				       G_GUINT64_FORMAT "  %-40s %s\n", share(f->ns, len),
-				       f->ns, f->insns, f->function, f->context);
-	}
+	functions_table(s, w, len);
 	g_string_append(s, "  sequence (us from the raise; > entered, < returned to; "
 			"function; virtual ns in it; context; a repeated run of lines is "
 			"shown once, with its count):\n");
