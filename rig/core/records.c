@@ -36,13 +36,22 @@ static void stamp_column(Column *c, guint p, gboolean cpu, gboolean required)
 	c->cpu = cpu;
 }
 
+#define MAX_COLUMNS (8 + 2 * IRQSTORM_STAMP_COUNT)
+
+/* The file's columns, laid out once (layout()). */
+typedef struct {
+	Column c[MAX_COLUMNS];
+	guint n;
+	guint offset;		/* the offset column's index */
+} Layout;
+
 /*
  * The columns in the file's order, which is the order they came in: the
  * fields and the stamps of ABI 1, the offset (ABI 4), then every stamp
  * IRQSTORM_STAMPS added since, its time and its vCPU (bh: ABI 5). A new
  * stamp is a new pair of columns at the end, with no change here.
  */
-static guint columns(Column *c)
+static void lay_out(Layout *lay)
 {
 	static const Column head[] = {
 		FIELD(seq, 0, TRUE), FIELD(channel, 0, TRUE), FIELD(flags, 0, TRUE),
@@ -53,6 +62,7 @@ static guint columns(Column *c)
 		IRQSTORM_STAMP_HARDIRQ, IRQSTORM_STAMP_THREAD, IRQSTORM_STAMP_DONE,
 	};
 	gboolean listed[IRQSTORM_STAMP_COUNT] = { FALSE };
+	Column *c = lay->c;
 	guint n = 0;
 
 	for (guint i = 0; i < G_N_ELEMENTS(head); i++)
@@ -65,6 +75,7 @@ static guint columns(Column *c)
 		stamp_column(&c[n++], first[i], TRUE, FALSE);
 		listed[first[i]] = TRUE;
 	}
+	lay->offset = n;
 	c[n++] = (Column)FIELD(offset, IRQSTORM_REC_TRIGGERED, FALSE);
 	for (guint p = 0; p < IRQSTORM_STAMP_COUNT; p++) {
 		if (listed[p])
@@ -72,10 +83,21 @@ static guint columns(Column *c)
 		stamp_column(&c[n++], p, FALSE, FALSE);
 		stamp_column(&c[n++], p, TRUE, FALSE);
 	}
-	return n;
+	lay->n = n;
 }
 
-#define MAX_COLUMNS (8 + 2 * IRQSTORM_STAMP_COUNT)
+/* The layout, made on first use: every record written or read uses it. */
+static const Layout *layout(void)
+{
+	static Layout lay;
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		lay_out(&lay);
+		g_once_init_leave(&done, 1);
+	}
+	return &lay;
+}
 
 static guint64 column_value(const Column *c, const struct irqstorm_record *r)
 {
@@ -113,21 +135,20 @@ static gboolean column_set(const Column *c, struct irqstorm_record *r, guint64 v
 
 gboolean irqstorm_records_write_header(FILE *f)
 {
-	Column c[MAX_COLUMNS];
-	guint n = columns(c);
+	const Layout *lay = layout();
 
-	for (guint i = 0; i < n; i++)
-		if (fprintf(f, "%s%s", i ? "," : "", c[i].name) < 0)
+	for (guint i = 0; i < lay->n; i++)
+		if (fprintf(f, "%s%s", i ? "," : "", lay->c[i].name) < 0)
 			return FALSE;
 	return fputc('\n', f) != EOF;
 }
 
 gboolean irqstorm_records_write(FILE *f, const struct irqstorm_record *r)
 {
-	Column c[MAX_COLUMNS];
-	guint n = columns(c);
+	const Layout *lay = layout();
+	const Column *c = lay->c;
 
-	for (guint i = 0; i < n; i++) {
+	for (guint i = 0; i < lay->n; i++) {
 		if (i && fputc(',', f) == EOF)
 			return FALSE;
 		if ((!c[i].flag || (r->flags & c[i].flag)) &&
@@ -147,13 +168,14 @@ static gboolean records_fail(GError **error, const char *path, guint line,
 
 /* Where each of the n columns c is in the header line (-1: absent). */
 static gboolean records_header(const char *line, const char *path, gboolean need_offset,
-			       const Column *c, guint n, int *at, GError **error)
+			       const Layout *lay, int *at, GError **error)
 {
 	g_auto(GStrv) names = g_strsplit(line, ",", -1);
+	const Column *c = lay->c;
 
-	for (guint k = 0; k < n; k++) {
+	for (guint k = 0; k < lay->n; k++) {
 		g_autofree char *why = NULL;
-		gboolean offset = !strcmp(c[k].name, "offset");
+		gboolean offset = k == lay->offset;
 
 		at[k] = -1;
 		for (guint i = 0; names[i]; i++)
@@ -190,21 +212,18 @@ static gboolean records_field(const Column *c, int at, char **f, guint nf,
 }
 
 /* One CSV line as a record; NULL on success, else what is wrong with it. */
-static const char *records_line(const char *line, const Column *c, guint n,
-				const int *at, struct irqstorm_record *r)
+static const char *records_line(const char *line, const Layout *lay, const int *at,
+				struct irqstorm_record *r)
 {
 	g_auto(GStrv) f = g_strsplit(line, ",", -1);
 	guint nf = g_strv_length(f);
-	gboolean offset = FALSE;
+	int o = at[lay->offset];
 
 	memset(r, 0, sizeof(*r));
-	for (guint k = 0; k < n; k++) {
-		if (!records_field(&c[k], at[k], f, nf, r))
+	for (guint k = 0; k < lay->n; k++)
+		if (!records_field(&lay->c[k], at[k], f, nf, r))
 			return "not a records.csv line";
-		if (!strcmp(c[k].name, "offset"))
-			offset = at[k] >= 0 && (guint)at[k] < nf && *f[at[k]];
-	}
-	if ((r->flags & IRQSTORM_REC_TRIGGERED) && !offset)
+	if ((r->flags & IRQSTORM_REC_TRIGGERED) && !(o >= 0 && (guint)o < nf && *f[o]))
 		return "a triggered record without its offset";
 	return NULL;
 }
@@ -215,14 +234,13 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
 	g_autoptr(GArray) recs = g_array_new(FALSE, FALSE, sizeof(struct irqstorm_record));
-	Column c[MAX_COLUMNS];
-	guint n = columns(c);
+	const Layout *lay = layout();
 	int at[MAX_COLUMNS];
 
 	if (!g_file_get_contents(records_csv, &text, NULL, error))
 		return NULL;
 	lines = g_strsplit(text, "\n", -1);
-	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, c, n, at, error))
+	if (!lines[0] || !records_header(lines[0], records_csv, need_offset, lay, at, error))
 		return NULL;
 	for (guint i = 1; lines[i]; i++) {
 		struct irqstorm_record r;
@@ -230,7 +248,7 @@ GArray *irqstorm_records_read(const char *records_csv, gboolean need_offset,
 
 		if (!*lines[i])
 			continue;
-		why = records_line(lines[i], c, n, at, &r);
+		why = records_line(lines[i], lay, at, &r);
 		if (why) {
 			records_fail(error, records_csv, i + 1, why);
 			return NULL;
