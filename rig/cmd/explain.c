@@ -27,6 +27,7 @@
 #include "core/names.h"
 #include "core/tasks.h"
 #include "core/outdir.h"
+#include "core/output.h"
 #include "core/records.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -114,13 +115,14 @@ static GStrv plugin_args(const char *windows, const char *trace, int shift,
 }
 
 /*
- * The names file for the run's kernel (its System.map and its identity's
- * kernel-layout) at path; FALSE with the reason where the kernel cannot be
- * named (built before kernel-layout): explain then names kinds of tasks.
+ * The names file for the run's kernel (its System.map, map, and its
+ * identity's kernel-layout) at path; FALSE with the reason where the kernel
+ * cannot be named (built before kernel-layout): explain then names kinds
+ * of tasks.
  */
-static gboolean write_names(const IrqstormScenario *sc, const char *path, GError **error)
+static gboolean write_names(const IrqstormScenario *sc, const char *map, const char *path,
+			    GError **error)
 {
-	g_autofree char *map = irqstorm_cmd_kernel_path(sc, "System.map");
 	g_autofree char *id_name = irqstorm_machine_kernel_file(sc, "identity");
 	g_auto(GStrv) id = irqstorm_identity_read(IRQSTORM_KERNEL_DIR, id_name);
 	const char *layout = id ? irqstorm_identity_get(id, IRQSTORM_ID_KERNEL_LAYOUT) : NULL;
@@ -144,7 +146,7 @@ static void name_files(const IrqstormScenario *sc, const char *dir, ExplainNames
 	g_autoptr(GError) err = NULL;
 
 	nm->names = g_build_filename(dir, "names.txt", NULL);
-	if (!write_names(sc, nm->names, &err)) {
+	if (!write_names(sc, map, nm->names, &err)) {
 		fprintf(stderr, "explain: tasks and interrupts by their kind, not their "
 			"names: %s\n", err->message);
 		g_clear_pointer(&nm->names, g_free);
@@ -346,7 +348,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autoptr(JsonNode) root = NULL;
 	g_autofree char *json_path = g_build_filename(dir, "explain.json", NULL);
-	g_autofree char *json = NULL, *module_base = NULL;
+	g_autofree char *module_base = NULL;
 
 	if (!trace || !(syms = load_symbols(src->scenario, trace, error)))
 		return FALSE;
@@ -377,8 +379,7 @@ static gboolean report(const ExplainSource *src, GPtrArray *evs, const char *dir
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
-	json = irqstorm_json_text(root);
-	return irqstorm_write_file(json_path, json, -1, error);
+	return irqstorm_write_json_file(json_path, root, error);
 }
 
 /*

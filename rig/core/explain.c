@@ -85,8 +85,6 @@ char **irqstorm_explain_trace_lines(const char *path, GError **error)
 	return NULL;
 }
 
-/* The most vCPUs a trace names ([machine] cpus). */
-#define TRACE_VCPUS 64
 
 /*
  * A names line ("task START VCPU ..." or "irq START VCPU ..."): its words
@@ -99,7 +97,8 @@ static gboolean names_line(const char *line, const char **tasks, const char **ir
 	guint vcpu;
 	const char *words;
 
-	if (!irqstorm_names_line(line, &task, &t, &vcpu, &words) || vcpu >= TRACE_VCPUS)
+	if (!irqstorm_names_line(line, &task, &t, &vcpu, &words) ||
+	    vcpu >= IRQSTORM_TRACE_VCPUS)
 		return FALSE;
 	(task ? tasks : irqs)[vcpu] = words;
 	return TRUE;
@@ -109,7 +108,8 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 {
 	g_auto(GStrv) lines = irqstorm_explain_trace_lines(path, error);
 	g_autoptr(GArray) blocks = g_array_new(FALSE, FALSE, sizeof(IrqstormBlock));
-	const char *tasks[TRACE_VCPUS] = { NULL }, *irqs[TRACE_VCPUS] = { NULL };
+	const char *tasks[IRQSTORM_TRACE_VCPUS] = { NULL };
+	const char *irqs[IRQSTORM_TRACE_VCPUS] = { NULL };
 
 	if (!lines)
 		return NULL;
@@ -128,7 +128,7 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 		b.vaddr = g_ascii_strtoull(end, &end, 16);
 		b.insns = g_ascii_strtoull(end, &end, 10);
 		b.vcpu = *end ? g_ascii_strtoull(end, &end, 10) : 0;
-		if (*end || !b.insns || b.vcpu >= TRACE_VCPUS)
+		if (*end || !b.insns || b.vcpu >= IRQSTORM_TRACE_VCPUS)
 			goto bad;
 		b.task = tasks[b.vcpu];
 		b.irq = irqs[b.vcpu];
@@ -646,9 +646,8 @@ static guint repeats(const GArray *spans, guint i, guint *period)
 static void functions_table(GString *s, const IrqstormExplainWindow *w, guint64 len)
 {
 	g_autoptr(IrqstormTable) t = irqstorm_table_new(5);
-	g_autoptr(GString) text = g_string_new(NULL);
-	g_auto(GStrv) lines = NULL;
 
+	irqstorm_table_set_indent(t, 2);
 	irqstorm_table_align_right(t, 0);
 	irqstorm_table_align_left(t, 3);
 	irqstorm_table_add_row(t, g_strsplit("share|virtual ns|insns|function|context", "|", -1));
@@ -664,10 +663,7 @@ static void functions_table(GString *s, const IrqstormExplainWindow *w, guint64 
 		row[4] = g_strdup(f->context);
 		irqstorm_table_add_row(t, row);
 	}
-	irqstorm_table_render(t, text);
-	lines = g_strsplit(text->str, "\n", -1);
-	for (guint i = 0; lines[i] && *lines[i]; i++)
-		g_string_append_printf(s, "  %s\n", lines[i]);
+	irqstorm_table_render(t, s);
 }
 
 /* One window's functions as a table, and its sequence of entries. */

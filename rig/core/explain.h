@@ -41,6 +41,9 @@ typedef struct {
  */
 char **irqstorm_explain_trace_lines(const char *path, GError **error);
 
+/* The most vCPUs a trace of the plugin names ([machine] cpus). */
+#define IRQSTORM_TRACE_VCPUS 64
+
 /*
  * The plugin's trace (lines "T_NS VADDR INSNS VCPU"; VCPU 0 where a line
  * has none), checked complete: the plugin writes its last line as QEMU

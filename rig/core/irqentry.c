@@ -151,12 +151,17 @@ GArray *irqstorm_irqentry_read(const char *trace, const GArray *points,
 			       GError **error)
 {
 	g_auto(GStrv) lines = irqstorm_explain_trace_lines(trace, error);
+
+	return lines ? irqstorm_irqentry_from_lines(lines, trace, points, error) : NULL;
+}
+
+GArray *irqstorm_irqentry_from_lines(char **lines, const char *trace, const GArray *points,
+				     GError **error)
+{
 	g_autoptr(GArray) taken = g_array_new(FALSE, FALSE, sizeof(IrqstormIrqEntry));
 	g_autoptr(GHashTable) open = g_hash_table_new_full(NULL, NULL, NULL,
 							   (GDestroyNotify)g_array_unref);
 
-	if (!lines)
-		return NULL;
 	for (guint i = 0; lines[i]; i++) {
 		IrqstormIrqEntry e;
 

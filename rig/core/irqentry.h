@@ -55,6 +55,11 @@ gboolean irqstorm_irqentry_write_points(const GArray *points, const char *path,
 GArray *irqstorm_irqentry_read(const char *trace, const GArray *points,
 			       GError **error);
 
+/* The same from the lines of trace (irqstorm_explain_trace_lines()),
+ * already read. */
+GArray *irqstorm_irqentry_from_lines(char **lines, const char *trace, const GArray *points,
+				     GError **error);
+
 /*
  * The interrupts that ran in [from, to) of virtual time on vCPU cpu (any,
  * for G_MAXUINT): taken in it, or taken before and still running at from;

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "explain.h"
-#include "files.h"
 #include "irqentry.h"
 #include "json-build.h"
 #include "names.h"
+#include "output.h"
 
 #define TASKS_FORMAT	"irqstorm-tasks"
 
@@ -20,19 +20,16 @@ typedef struct {
 	const char *words;
 } Mark;
 
-/* The most vCPUs a tasks file names ([machine] cpus) */
-#define TASKS_VCPUS 64
-
 /* What the file's lines say per vCPU: its switches and irqs in its time
  * order (the file's, per vCPU), and the last time a line names. */
 typedef struct {
-	GArray *switches[TASKS_VCPUS], *irqs[TASKS_VCPUS];	/* of Mark */
-	guint64 last[TASKS_VCPUS];
+	GArray *switches[IRQSTORM_TRACE_VCPUS], *irqs[IRQSTORM_TRACE_VCPUS];	/* of Mark */
+	guint64 last[IRQSTORM_TRACE_VCPUS];
 } Lines;
 
 static void lines_clear(Lines *l)
 {
-	for (guint c = 0; c < TASKS_VCPUS; c++) {
+	for (guint c = 0; c < IRQSTORM_TRACE_VCPUS; c++) {
 		g_clear_pointer(&l->switches[c], g_array_unref);
 		g_clear_pointer(&l->irqs[c], g_array_unref);
 	}
@@ -55,26 +52,23 @@ static gboolean read_line(Lines *l, const char *line)
 
 	if (g_ascii_isalpha(line[0])) {
 		if (!irqstorm_names_line(line, &task, &m.t_ns, &m.cpu, &m.words) ||
-		    m.cpu >= TASKS_VCPUS)
+		    m.cpu >= IRQSTORM_TRACE_VCPUS)
 			return FALSE;
 		add_mark(task ? &l->switches[m.cpu] : &l->irqs[m.cpu], &m);
 	} else {
 		m.t_ns = g_ascii_strtoull(line, &end, 10);
 		g_ascii_strtoull(end, &end, 16);
 		m.cpu = g_ascii_strtoull(end, &end, 10);
-		if (*end || m.cpu >= TASKS_VCPUS)
+		if (*end || m.cpu >= IRQSTORM_TRACE_VCPUS)
 			return FALSE;
 	}
 	l->last[m.cpu] = MAX(l->last[m.cpu], m.t_ns);
 	return TRUE;
 }
 
-static gboolean read_lines(Lines *l, const char *path, GError **error)
+/* The file's lines into l. */
+static gboolean read_lines(Lines *l, char **lines, const char *path, GError **error)
 {
-	g_auto(GStrv) lines = irqstorm_explain_trace_lines(path, error);
-
-	if (!lines)
-		return FALSE;
 	for (guint i = 0; lines[i]; i++) {
 		if (!*lines[i] || lines[i][0] == '#')
 			continue;
@@ -106,7 +100,7 @@ static const Mark *mark_at(const GArray *marks, guint64 t)
 /* Each vCPU's tasks: from each switch to the next, the last to its end. */
 static void add_tasks(GArray *out, const Lines *l)
 {
-	for (guint c = 0; c < TASKS_VCPUS; c++) {
+	for (guint c = 0; c < IRQSTORM_TRACE_VCPUS; c++) {
 		for (guint i = 0; l->switches[c] && i < l->switches[c]->len; i++) {
 			const Mark *m = &g_array_index(l->switches[c], Mark, i);
 			guint64 end = i + 1 < l->switches[c]->len ? m[1].t_ns : l->last[c];
@@ -137,7 +131,7 @@ static void add_interrupts(GArray *out, const Lines *l, const GArray *taken)
 		const Mark *sw, *irq;
 		IrqstormTaskSlice s = { e->cpu, e->t_ns, e->end_ns, bare(e->what), TRUE };
 
-		if (e->end_ns == G_MAXUINT64 || e->cpu >= TASKS_VCPUS)
+		if (e->end_ns == G_MAXUINT64 || e->cpu >= IRQSTORM_TRACE_VCPUS)
 			continue;	/* still running as the run ended */
 		sw = mark_at(l->switches[e->cpu], e->t_ns + 1);
 		irq = e->device ? mark_at(l->irqs[e->cpu], e->t_ns) : NULL;
@@ -163,11 +157,13 @@ static gint slice_compare(gconstpointer a, gconstpointer b)
 
 GArray *irqstorm_tasks_read(const char *path, const GArray *points, GError **error)
 {
+	g_auto(GStrv) lines = irqstorm_explain_trace_lines(path, error);
 	g_auto(Lines) l = { 0 };
 	g_autoptr(GArray) taken = NULL;
 	GArray *out;
 
-	if (!read_lines(&l, path, error) || !(taken = irqstorm_irqentry_read(path, points, error)))
+	if (!lines || !read_lines(&l, lines, path, error) ||
+	    !(taken = irqstorm_irqentry_from_lines(lines, path, points, error)))
 		return NULL;
 	out = g_array_new(FALSE, FALSE, sizeof(IrqstormTaskSlice));
 	add_tasks(out, &l);
@@ -180,7 +176,6 @@ gboolean irqstorm_tasks_write(const GArray *slices, const char *path, GError **e
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autoptr(JsonNode) root = NULL;
-	g_autofree char *json = NULL;
 
 	json_builder_begin_object(b);
 	irqstorm_json_add_string(b, "format", TASKS_FORMAT);
@@ -202,8 +197,7 @@ gboolean irqstorm_tasks_write(const GArray *slices, const char *path, GError **e
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
-	json = irqstorm_json_text(root);
-	return irqstorm_write_file(path, json, -1, error);
+	return irqstorm_write_json_file(path, root, error);
 }
 
 GArray *irqstorm_tasks_load(const char *path, GError **error)
