@@ -107,21 +107,48 @@ static struct vcpu *vcpu_state(unsigned int vcpu)
 }
 
 /*
- * At a block's start: the clock counts the whole block (its budget is
- * taken as it starts), so the block began its instructions' time earlier.
- * The clock is the vCPU's own: with several vCPUs under -icount's quantum
- * each runs a window of virtual time from its start in turn, so time
- * moves forward per vCPU, and each has its cursor into the windows.
+ * When the block b began on its vCPU's clock, or -1: its budget is taken
+ * as it starts, so the clock has passed its instructions already.
+ */
+static int64_t block_start(const struct block *b)
+{
+    int64_t end = qemu_plugin_icount_clock_ns();
+
+    return end < 0 ? -1 : end - ((int64_t)b->insns << ex.shift);
+}
+
+/* A names line (include/irqstorm/explain.h): KIND START_NS VCPU WORDS */
+static void names_line(FILE *f, const char *kind, int64_t start,
+                       unsigned int vcpu, const char *words)
+{
+    fprintf(f, "%s %" PRId64 " %u %s\n", kind, start, vcpu, words);
+}
+
+/* A names line of the whole run's tasks file, when there is one */
+static void tasks_line(const char *kind, int64_t start, unsigned int vcpu,
+                       const char *words)
+{
+    if (ex.tasks.f && start >= 0) {
+        names_line(ex.tasks.f, kind, start, vcpu, words);
+        ex.tasks.lines++;
+    }
+}
+
+/*
+ * At a block's start (block_start()). The clock is the vCPU's own:
+ * with several vCPUs under -icount's quantum each runs a window of
+ * virtual time from its start in turn, so time moves forward per vCPU,
+ * and each has its cursor into the windows.
  */
 static void tb_exec(unsigned int vcpu, void *udata)
 {
     const struct block *b = udata;
-    int64_t end = qemu_plugin_icount_clock_ns();
-    int64_t start = end - ((int64_t)b->insns << ex.shift);
+    int64_t start = block_start(b);
+    int64_t end = start + ((int64_t)b->insns << ex.shift);
     const struct window *w = NULL;
     struct vcpu *v = vcpu_state(vcpu);
 
-    if (end < 0) {
+    if (start < 0) {
         return; /* no -icount: explain never loads us then */
     }
     /* Virtual time only moves forward: windows already past are done. */
@@ -139,14 +166,12 @@ static void tb_exec(unsigned int vcpu, void *udata)
     }
     /* Names before the block they belong to: its task, its interrupt */
     if (v->task[0] && (v->switched || v->announced != v->next + 1)) {
-        fprintf(ex.out.f, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
-                start, vcpu, v->task);
+        names_line(ex.out.f, IRQSTORM_EXPLAIN_TASK_LINE, start, vcpu, v->task);
         v->announced = v->next + 1;
         v->switched = FALSE;
     }
     if (v->irq[0]) {
-        fprintf(ex.out.f, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
-                start, vcpu, v->irq);
+        names_line(ex.out.f, IRQSTORM_EXPLAIN_IRQ_LINE, start, vcpu, v->irq);
         v->irq[0] = '\0';
     }
     fprintf(ex.out.f, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
@@ -154,13 +179,6 @@ static void tb_exec(unsigned int vcpu, void *udata)
     ex.out.lines++;
 }
 
-/* When the block b began on its vCPU's clock (see tb_exec), or -1 */
-static int64_t block_start(const struct block *b)
-{
-    int64_t end = qemu_plugin_icount_clock_ns();
-
-    return end < 0 ? -1 : end - ((int64_t)b->insns << ex.shift);
-}
 
 /* A little-endian guest word at addr, or FALSE */
 static gboolean read_guest(uint64_t addr, void *to, size_t len)
@@ -230,11 +248,7 @@ static void switch_exec(unsigned int vcpu, void *udata)
                  rt_priority, static_prio, comm);
     }
     v->switched = TRUE;
-    if (ex.tasks.f && start >= 0) {
-        fprintf(ex.tasks.f, IRQSTORM_EXPLAIN_TASK_LINE " %" PRId64 " %u %s\n",
-                start, vcpu, v->task);
-        ex.tasks.lines++;
-    }
+    tasks_line(IRQSTORM_EXPLAIN_TASK_LINE, start, vcpu, v->task);
 }
 
 /* At __handle_irq_event_percpu(desc): the IRQ number, its first action */
@@ -255,11 +269,7 @@ static void irq_exec(unsigned int vcpu, void *udata)
     }
     read_string(name, s, sizeof(s));
     snprintf(v->irq, sizeof(v->irq), "%u %s", irq, s);
-    if (ex.tasks.f && start >= 0) {
-        fprintf(ex.tasks.f, IRQSTORM_EXPLAIN_IRQ_LINE " %" PRId64 " %u %s\n",
-                start, vcpu, v->irq);
-        ex.tasks.lines++;
-    }
+    tasks_line(IRQSTORM_EXPLAIN_IRQ_LINE, start, vcpu, v->irq);
 }
 
 /* At an interrupt entry's block: which vCPU took an interrupt, when. */
