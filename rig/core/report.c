@@ -9,33 +9,33 @@
 #include "table.h"
 
 /* A line per stage of a tally that has samples, under a header line. */
-static void print_stages(FILE *out, const char *indent, const IrqstormTally *t)
+static void print_stages(FILE *out, guint indent, const IrqstormTally *t)
 {
-	g_autoptr(IrqstormTable) table = irqstorm_table_new(6);
+	g_autoptr(IrqstormTable) table = irqstorm_table_new(7);
 	g_autoptr(GString) text = g_string_new(NULL);
-	g_auto(GStrv) lines = NULL;
 
+	irqstorm_table_set_indent(table, indent);
 	irqstorm_table_align_right(table, 1);
-	irqstorm_table_add_row(table, g_strsplit("stage count min avg p99 max", " ", -1));
+	irqstorm_table_add_row(table, g_strsplit("stage|count|min|avg|p99|max|"
+						 "(us of virtual time)", "|", -1));
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
 		const IrqstormHist *h = t->hist[st];
 		char **row;
 
 		if (!irqstorm_hist_count(h))
 			continue;
-		row = g_new0(char *, 7);
+		row = g_new0(char *, 8);
 		row[0] = g_strdup(irqstorm_stage_name(st));
 		row[1] = g_strdup_printf("%" G_GUINT64_FORMAT, irqstorm_hist_count(h));
 		row[2] = g_strdup_printf("%.2f", irqstorm_stat_value(h, IRQSTORM_STAT_MIN) / 1e3);
 		row[3] = g_strdup_printf("%.2f", irqstorm_hist_avg(h) / 1e3);
 		row[4] = g_strdup_printf("%.2f", irqstorm_stat_value(h, IRQSTORM_STAT_P99) / 1e3);
 		row[5] = g_strdup_printf("%.2f", irqstorm_stat_value(h, IRQSTORM_STAT_MAX) / 1e3);
+		row[6] = g_strdup("");
 		irqstorm_table_add_row(table, row);
 	}
 	irqstorm_table_render(table, text);
-	lines = g_strsplit(text->str, "\n", -1);
-	for (guint i = 0; lines[i] && *lines[i]; i++)
-		fprintf(out, "%s%s%s\n", indent, lines[i], i ? "" : "  (us of virtual time)");
+	fputs(text->str, out);
 }
 
 /* Who ended the storm, and when, by the device's clock. */
@@ -228,7 +228,7 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 	if (d && !sc->stamps) {
 		fprintf(out, "    stamps off: no records, no latencies\n");
 	} else if (d) {
-		print_stages(out, "    ", &d->ch[n]);
+		print_stages(out, 4, &d->ch[n]);
 	}
 }
 

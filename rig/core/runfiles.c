@@ -42,10 +42,8 @@ char *irqstorm_run_channel_path(const char *dir, IrqstormRunFile f, guint ch)
 	return g_build_filename(dir, name, NULL);
 }
 
-static gboolean remove_one(const char *dir, const char *name, GError **error)
+static gboolean remove_path(const char *p, GError **error)
 {
-	g_autofree char *p = g_build_filename(dir, name, NULL);
-
 	if (g_unlink(p) < 0 && errno != ENOENT) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
 			    "cannot remove old %s: %s", p, g_strerror(errno));
@@ -54,28 +52,42 @@ static gboolean remove_one(const char *dir, const char *name, GError **error)
 	return TRUE;
 }
 
+/* dir's file f, of every channel or in every format its kind has. */
+static gboolean remove_file(const char *dir, IrqstormRunFile f, GError **error)
+{
+	g_autofree char *base = NULL;
+
+	switch (files[f].kind) {
+	case KEPT:
+		return TRUE;
+	case CHANNEL:
+		for (guint ch = 0; ch < IRQSTORM_NUM_CHANNELS; ch++) {
+			g_autofree char *p = irqstorm_run_channel_path(dir, f, ch);
+
+			if (!remove_path(p, error))
+				return FALSE;
+		}
+		return TRUE;
+	case FIGURE:
+		base = irqstorm_run_path(dir, f);
+		for (guint i = 0; i < 2; i++) {
+			g_autofree char *p = g_strconcat(base, i ? ".svg" : ".png", NULL);
+
+			if (!remove_path(p, error))
+				return FALSE;
+		}
+		return TRUE;
+	case RUN:
+		base = irqstorm_run_path(dir, f);
+		return remove_path(base, error);
+	}
+	g_assert_not_reached();
+}
+
 gboolean irqstorm_run_files_remove_stale(const char *dir, GError **error)
 {
-	for (guint f = 0; f < IRQSTORM_FILE_COUNT; f++) {
-		gboolean ok = TRUE;
-
-		for (guint ch = 0; ok && files[f].kind == CHANNEL && ch < IRQSTORM_NUM_CHANNELS;
-		     ch++) {
-			g_autofree char *p = irqstorm_run_channel_path(dir, f, ch);
-			g_autofree char *name = g_path_get_basename(p);
-
-			ok = remove_one(dir, name, error);
-		}
-		if (files[f].kind == RUN)
-			ok = remove_one(dir, files[f].name, error);
-		for (guint i = 0; ok && files[f].kind == FIGURE && i < 2; i++) {
-			g_autofree char *name = g_strconcat(files[f].name, i ? ".svg" : ".png",
-							    NULL);
-
-			ok = remove_one(dir, name, error);
-		}
-		if (!ok)
+	for (guint f = 0; f < IRQSTORM_FILE_COUNT; f++)
+		if (!remove_file(dir, f, error))
 			return FALSE;
-	}
 	return TRUE;
 }

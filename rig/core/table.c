@@ -12,6 +12,7 @@ typedef struct {
 struct IrqstormTable {
 	guint ncols;
 	gboolean *right;	/* each column right-aligned? */
+	guint indent;		/* spaces before every line */
 	guint *gap;		/* spaces before each column */
 	gsize *width;		/* of each column, once laid out */
 	GPtrArray *rows;	/* of GStrv */
@@ -57,6 +58,11 @@ void irqstorm_table_align_left(IrqstormTable *t, guint first)
 {
 	for (guint c = first; c < t->ncols; c++)
 		t->right[c] = FALSE;
+}
+
+void irqstorm_table_set_indent(IrqstormTable *t, guint spaces)
+{
+	t->indent = spaces;
 }
 
 void irqstorm_table_set_gap(IrqstormTable *t, guint col, guint spaces)
@@ -129,10 +135,10 @@ static void append_padded(GString *out, const char *s, gsize width, gboolean rig
 			g_string_append_c(out, ' ');
 }
 
-/* The gap before column c, if it is not the first. */
+/* The gap before column c, or the indent before the first. */
 static void append_gap(const IrqstormTable *t, GString *out, guint c)
 {
-	for (guint i = 0; c && i < t->gap[c]; i++)
+	for (guint i = 0; i < (c ? t->gap[c] : t->indent); i++)
 		g_string_append_c(out, ' ');
 }
 

@@ -27,6 +27,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormTable, irqstorm_table_free)
 void irqstorm_table_align_right(IrqstormTable *t, guint first);
 void irqstorm_table_align_left(IrqstormTable *t, guint first);
 
+/* The spaces before every line (default 0). */
+void irqstorm_table_set_indent(IrqstormTable *t, guint spaces);
+
 /* The spaces before column col (default 2). */
 void irqstorm_table_set_gap(IrqstormTable *t, guint col, guint spaces);
 
