@@ -35,7 +35,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/debian.sh"
 
-USAGE="usage: build-kernel.sh KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, rt-7.3-bh-lock, FLAVOUR-tree-KEY...)"
+USAGE="usage: build-kernel.sh [--print-dir] KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, rt-7.3-bh-lock, FLAVOUR-tree-KEY...)"
+# --print-dir: only print the build directory KERNEL is built in, its key
+# (of the source's version, the series, the fragments: what decides the
+# bytes), and build nothing.
+print_dir=
+[ "${1:-}" != --print-dir ] || { print_dir=yes; shift; }
 KERNEL=${1:?$USAGE}
 OUT=${2:?$USAGE}
 TREE=${3:-}
@@ -81,8 +86,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=irqstorm KBUILD_BUILD_HOST=irqstorm KBUILD_BUILD_VERSION=1
 buildenv="build=$KBUILD_BUILD_TIMESTAMP/$KBUILD_BUILD_USER@$KBUILD_BUILD_HOST#$KBUILD_BUILD_VERSION"
 mkdir -p "$IRQSTORM_CACHE/linux"
-exec 9>"$IRQSTORM_CACHE/linux/lock"
-flock 9
+build_hugepages
 
 # The series, when this kernel has it: ours on 6.12 and 7.3 by default, on
 # a tree when asked, never on 6.1. kernel-series/series is made for 6.12,
@@ -110,13 +114,8 @@ if [ "$pkg" = tree ]; then
 	TREE=$(cd "$TREE" && pwd -P)
 	tree_identity "$TREE"	# TREE_ID and what tree_identity_lines prints
 	src=$TREE
-	if [ "${#patches[@]}" -gt 0 ]; then
-		# Never into the user's tree: a copy, refreshed from it each time
-		# (times kept, so make rebuilds only what changed), then patched.
-		src=$IRQSTORM_CACHE/linux/tree-$(hash_inputs "$TREE")-ours
-		tree_copy "$TREE" "$src"
-		apply_patches "$src" "$TREE (Linux $TREE_VERSION)" "${patches[@]}"
-	fi
+	# Never into the user's tree: with patches, a copy (below).
+	[ "${#patches[@]}" -eq 0 ] || src=$IRQSTORM_CACHE/linux/tree-$(hash_inputs "$TREE")-ours
 	bkey=$(hash_inputs "tree=$TREE" "$series" "${patches[@]}" "${FRAGS[@]}" "$buildenv")
 	stamp=$(hash_inputs "$TREE_ID" "$series" "${patches[@]}")
 else
@@ -132,18 +131,40 @@ else
 	srcdesc="$pkg $ver"
 	bkey=$(hash_inputs "$srckey" "${FRAGS[@]}" "$buildenv")
 	stamp=debian
-	if [ ! -f "$src/.irqstorm-ready" ]; then
-		rm -rf "$src" "$src.tmp"
-		mkdir -p "$src.tmp"
-		run_progress "unpacking $pkg $ver into $src" "$IRQSTORM_CACHE/linux/unpack.log" none \
-			tar xJf "$tarball" -C "$src.tmp" --strip-components=1 ||
-			die "cannot unpack $tarball; see $IRQSTORM_CACHE/linux/unpack.log"
-		apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
-		mv "$src.tmp" "$src"
-		touch "$src/.irqstorm-ready"
-	fi
 fi
 obj=$IRQSTORM_CACHE/linux/$KERNEL-$bkey
+[ -z "$print_dir" ] || { echo "$obj"; exit 0; }
+if [ "$pkg" = tree ] && [ "${#patches[@]}" -gt 0 ]; then
+	# The copy, refreshed from the tree each time (times kept, so make
+	# rebuilds only what changed), then patched; held to the end: it must
+	# not change under another build's feet.
+	exec 8>"$src.lock"
+	lock_wait 8 "$src.lock" "the patched copy of $TREE"
+	tree_copy "$TREE" "$src"
+	apply_patches "$src" "$TREE (Linux $TREE_VERSION)" "${patches[@]}"
+elif [ "$pkg" != tree ]; then
+	# One unpacked tree for every flavour of this source and series,
+	# read-only once ready: its lock is held only while it is made.
+	if [ ! -f "$src/.irqstorm-ready" ]; then
+		exec 8>"$src.lock"
+		lock_wait 8 "$src.lock" "the unpacking of $pkg $ver"
+		if [ ! -f "$src/.irqstorm-ready" ]; then
+			rm -rf "$src" "$src.tmp"
+			mkdir -p "$src.tmp"
+			run_progress "unpacking $pkg $ver into $src" "$src.unpack.log" none \
+				tar xJf "$tarball" -C "$src.tmp" --strip-components=1 ||
+				die "cannot unpack $tarball; see $src.unpack.log"
+			apply_patches "$src.tmp" "$pkg $ver" "${patches[@]}"
+			mv "$src.tmp" "$src"
+			touch "$src/.irqstorm-ready"
+		fi
+		exec 8>&-
+	fi
+fi
+# This kernel's build directory, to the end: two builds of other kernels
+# run side by side, two of this one build it once.
+exec 9>"$obj.lock"
+lock_wait 9 "$obj.lock" "the $KERNEL kernel's build directory"
 
 # Every requested option must have survived: no silent drops.
 check_config() {
@@ -156,10 +177,37 @@ check_config() {
 	[ "${#bad[@]}" -eq 0 ] || die "kernel config dropped: ${bad[*]} (see $obj/config.log)"
 }
 
+# The kernel this one is the same as but for options of its own: a Debian
+# source's rt with the BH lock is its rt plus one option. Its build is
+# made from that kernel's, copied (every path in it is relative to it or
+# the shared source) and configured anew: kbuild then compiles again only
+# what the changed options reach, and links. The outputs are byte for byte
+# a build from nothing's (tests/scripts/kernel-cache.sh holds them so).
+seed=
+if [ "$pkg" != tree ] && [ "$bh_lock" = yes ]; then
+	seed=${KERNEL%-bh-lock}
+fi
+
+# seed_from KERNEL: $obj as a copy of KERNEL's build directory, built
+# first if it is not (its own outputs linked into OUT too).
+seed_from() {
+	local base
+	"$0" "$1" "$OUT" || die "building $1, which $KERNEL is made from, failed"
+	base=$(dirname "$(readlink -f "$OUT/kernel-$1-identity")")
+	exec 7>"$base.lock"
+	lock_wait 7 "$base.lock" "the $1 kernel's build directory"
+	log "making the $KERNEL kernel from the $1 kernel's build ($base)"
+	cp -a "$base/." "$obj/" || die "cannot copy $base into $obj"
+	exec 7>&-
+	rm -rf "$obj/irqstorm-driver" "$obj/irqstorm-layout"
+	rm -f "$obj"/.irqstorm-* "$obj/identity" "$obj/identity.tmp"
+}
+
 if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
 	log "configuring the $FLAVOUR kernel in $obj (tinyconfig + fragments)"
 	rm -rf "$obj"
 	mkdir -p "$obj"
+	[ -z "$seed" ] || seed_from "$seed"
 	{ "${MAKE[@]}" -C "$src" O="$obj" tinyconfig >"$obj/config.log" 2>&1 &&
 		(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${FRAGS[@]}") \
 		>>"$obj/config.log" 2>&1 &&

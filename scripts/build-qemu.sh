@@ -62,6 +62,7 @@ dir=$IRQSTORM_CACHE/qemu/$key
 mkdir -p "$dir"
 exec 9>"$dir/lock"
 flock 9
+build_hugepages
 
 if [ ! -f "$dir/src/.irqstorm-hooked" ]; then
 	rm -rf "$dir/dl" "$dir/src"

@@ -93,13 +93,34 @@ progress_of() {
 	esac
 }
 
+# children_cpu : the user and system CPU seconds of this script's children
+# that have ended and been waited for, as "USER SYS" (its /proc stat's
+# cutime and cstime: $$ is the script's own pid, in a subshell too).
+children_cpu() {
+	sed 's/.*) //' "/proc/$$/stat" |
+		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f %.2f\n", $14 / hz, $15 / hz }'
+}
+
+# step_times LABEL WALL CPU0 CPU1 : one line of IRQSTORM_TIMES (when set: a
+# file that scripts/ci-times.py reads), SCRIPT, LABEL, start, wall seconds,
+# and the user and system CPU seconds between children_cpu's CPU0 and CPU1.
+step_times() {
+	[ -n "${IRQSTORM_TIMES:-}" ] || return 0
+	awk -v s="${0##*/}" -v l="$1" -v w="$2" -v a="$3" -v b="$4" -v now="$(date +%s)" '
+		BEGIN { split(a, x, " "); split(b, y, " ")
+			printf "%s\t%s\t%d\t%d\t%.1f\t%.1f\n", s, l, now - w, w,
+				y[1] - x[1], y[2] - x[2] }' >>"$IRQSTORM_TIMES"
+}
+
 # run_progress LABEL LOG KIND CMD... : run CMD with its output in LOG. Says
 # LABEL when it starts, then every IRQSTORM_PROGRESS_SECONDS (default 20) the
 # time so far and progress_of KIND, and at the end how long it took. A long
-# build is never silent, and a terminal is not flooded. CMD's status.
+# build is never silent, and a terminal is not flooded. Its wall and CPU
+# time go to IRQSTORM_TIMES (step_times). CMD's status.
 run_progress() {
 	local label=$1 log=$2 kind=$3 start=$SECONDS every=${IRQSTORM_PROGRESS_SECONDS:-20}
-	local pid rc=0 next
+	local pid rc=0 next cpu0
+	cpu0=$(children_cpu)
 	shift 3
 	log "$label ..."
 	"$@" >"$log" 2>&1 &
@@ -116,6 +137,7 @@ run_progress() {
 	done
 	wait "$pid" || rc=$?
 	trap - INT TERM
+	step_times "$label" $((SECONDS - start)) "$cpu0" "$(children_cpu)"
 	[ "$rc" -ne 0 ] || log "$label: done in $(elapsed "$start")$(progress_of "$kind" "$log")"
 	return "$rc"
 }
@@ -148,6 +170,45 @@ apt_wait() {
 		fi
 		sleep 2
 	done
+}
+
+# lock_wait FD LOCKFILE WHAT : take an exclusive flock on FD (open on
+# LOCKFILE) for WHAT ("the rt kernel's build directory"). While another
+# holds it, say whom (LOCKFILE.holder: its pid, what it does, since when)
+# and how long this one has waited, every 30 s, then take it when it is
+# free. A holder that died without a word (kill -9) lost its lock with it:
+# flock locks end with their process, never stale.
+lock_wait() {
+	local fd=$1 lock=$2 what=$3 start=$SECONDS next=$SECONDS holder
+	while ! flock -n "$fd"; do
+		if [ "$SECONDS" -ge "$next" ]; then
+			holder=$(cat "$lock.holder" 2>/dev/null) || holder=
+			log "waiting for $what, locked by ${holder:-another irqstorm build}: $(elapsed "$start") so far"
+			next=$((SECONDS + 30))
+		fi
+		sleep 2
+	done
+	printf 'pid %s (%s: %s), since %s\n' "$$" "${0##*/}" "$what" "$(date '+%H:%M:%S')" \
+		>"$lock.holder"
+}
+
+# build_hugepages : from here on, this script's compilers run with
+# transparent huge pages (scripts/hugepages.c, built once into the cache
+# with the system's cc; glibc's malloc tunable beside it): the same output,
+# a third less CPU where page faults are dear (docs/performance.md).
+# IRQSTORM_HUGEPAGES=off leaves the environment as it is.
+build_hugepages() {
+	local c=$IRQSTORM_TOP/scripts/hugepages.c so
+	[ "${IRQSTORM_HUGEPAGES:-on}" != off ] || return 0
+	so=$IRQSTORM_CACHE/tools/hugepages-$(hash_inputs "$c" "$(cc -dumpfullversion 2>&1)").so
+	if [ ! -f "$so" ]; then
+		mkdir -p "${so%/*}"
+		cc -O2 -Wall -Werror -shared -fPIC -o "$so.tmp.$$" "$c" -ldl &&
+			mv -f "$so.tmp.$$" "$so" || die "cannot build $c"
+	fi
+	case " ${LD_PRELOAD:-} " in *" $so "*) return 0 ;; esac
+	export LD_PRELOAD="$so${LD_PRELOAD:+ $LD_PRELOAD}"
+	export GLIBC_TUNABLES="glibc.malloc.hugetlb=1${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
 }
 
 # link_artifact TARGET LINK : make LINK a symlink to TARGET (atomically).

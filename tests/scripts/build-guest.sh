@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/build-guest.sh, with stand-ins for the three build scripts (nothing
-# is compiled): QEMU and the kernels side by side, each flavour's kernel
-# before its initramfs; a failure on one side stops the other at once, with
+# is compiled): QEMU and the kernels two at a time (one after another beside
+# QEMU, then two at once; IRQSTORM_BUILD_LANES=1 one at a time), each
+# flavour's kernel before its initramfs; a failure on one side stops the other at once, with
 # everything under it (no process left behind); so does a signal.
 #
 #   tests/scripts/build-guest.sh SOURCE_DIR
@@ -37,6 +38,29 @@ k=$(grep -v build-qemu "$t/calls" | cut -d' ' -f1,2 | tr '\n' ' ')
 [ "$k" = "build-kernel.sh rt build-initramfs.sh rt build-kernel.sh dyn build-initramfs.sh dyn " ] ||
 	fail "kernel side order: $k"
 grep -qx "build-qemu.sh $t/build/qemu-device" "$t/calls" || fail "QEMU's arguments: $(cat "$t/calls")"
+
+# Two lanes: while QEMU builds, the kernels build one after another beside
+# it; once QEMU is done, two kernels build at once. (Stand-ins log their
+# start and end.)
+rm -f "$t/calls"
+fake build-qemu.sh 'sleep 3'
+fake build-kernel.sh 'echo "start $1" >>"'"$t"'/times"; sleep 1; echo "end $1" >>"'"$t"'/times"'
+out=$("$t/scripts/build-guest.sh" "$t/build" rt dyn dyn-6.1 2>&1) || fail "three kernels: $out"
+[ "$(grep -c ^end "$t/times")" = 3 ] || fail "not every kernel built: $(cat "$t/times")"
+grep -q 'build-initramfs.sh dyn-6.1' "$t/calls" || fail "no initramfs for dyn-6.1: $(cat "$t/calls")"
+rm -f "$t/calls" "$t/times"
+fake build-qemu.sh ''
+fake build-kernel.sh 'echo "start $1" >>"'"$t"'/times"; sleep 2; echo "end $1" >>"'"$t"'/times"'
+out=$("$t/scripts/build-guest.sh" "$t/build" rt dyn 2>&1) || fail "two kernels: $out"
+[ "$(head -n 2 "$t/times" | cut -d' ' -f1 | paste -sd' ')" = "start start" ] ||
+	fail "the two kernels did not build side by side: $(cat "$t/times")"
+out=$(IRQSTORM_BUILD_LANES=1 "$t/scripts/build-guest.sh" "$t/build" rt dyn 2>&1) ||
+	fail "one lane: $out"
+rm -f "$t/times"
+IRQSTORM_BUILD_LANES=1 "$t/scripts/build-guest.sh" "$t/build" rt dyn >/dev/null 2>&1
+[ "$(cut -d' ' -f1 "$t/times" | paste -sd' ')" = "start end start end" ] ||
+	fail "IRQSTORM_BUILD_LANES=1 built two at once: $(cat "$t/times")"
+fake build-kernel.sh ''
 
 # wait_gone PATTERN: no process matches within 10 s.
 wait_gone() {
@@ -84,4 +108,4 @@ wait_gone "sleep 61.$$"
 # Not a build directory, or one without the rig: a message, not a trace.
 out=$("$t/scripts/build-guest.sh" "$t/nonexistent" rt 2>&1) && fail "a missing dir passed"
 grep -q "not a build directory" <<<"$out" || fail "message: $out"
-echo "ok: build-guest.sh side by side, failures and signals stop everything"
+echo "ok: build-guest.sh two at a time, failures and signals stop everything"
