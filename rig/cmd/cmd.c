@@ -227,3 +227,15 @@ GStrv irqstorm_cmd_plugin_args(const char *const *values)
 	a[1] = g_string_free(opt, FALSE);
 	return a;
 }
+
+GArray *irqstorm_cmd_channels(IrqstormSummary *const *runs, guint n, char **want,
+			      gboolean pooled)
+{
+	g_autoptr(GError) e = NULL;
+	GArray *channels = irqstorm_summaries_channels(runs, n, (const char *const *)want,
+						       pooled, &e);
+
+	if (!channels)
+		irqstorm_cmd_fail("%s", e->message);
+	return channels;
+}

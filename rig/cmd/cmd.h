@@ -24,6 +24,7 @@
 #include "core/checks.h"
 #include "core/guest-build.h"
 #include "core/results.h"
+#include "core/summary.h"
 #include "core/table.h"
 
 G_BEGIN_DECLS
@@ -101,6 +102,20 @@ int irqstorm_cmd_failv(const char *fmt, va_list ap) G_GNUC_PRINTF(1, 0);
 #define IRQSTORM_CMD_OPTION_LABEL(labels)					\
 	{ "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, labels,			\
 	  "Name the runs, one per DIR in order (default: the DIR's basename)", "TEXT" }
+
+/* --channel and --pooled: which channels of runs of several a table,
+ * figure or gate is about (irqstorm_cmd_channels()). */
+#define IRQSTORM_CMD_OPTION_CHANNEL(channels)					\
+	{ "channel", 'c', 0, G_OPTION_ARG_STRING_ARRAY, channels,		\
+	  "Only this channel, by number or [channelN] name (repeatable; "	\
+	  "default: each channel apart)", "N|NAME" }
+#define IRQSTORM_CMD_OPTION_POOLED(pooled)					\
+	{ "pooled", 0, 0, G_OPTION_ARG_NONE, pooled,				\
+	  "Also every channel's events pooled, titled so", NULL }
+
+/* irqstorm_summaries_channels() of the runs, or NULL after saying why. */
+GArray *irqstorm_cmd_channels(IrqstormSummary *const *runs, guint n, char **want,
+			      gboolean pooled);
 
 /* --label: none, or one per DIR (n); else a usage error and FALSE. */
 gboolean irqstorm_cmd_check_labels(GOptionContext *ctx, char **labels, guint n);

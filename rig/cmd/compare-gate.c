@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/stages.h"
+
 void compare_gate_clear(CompareGate *g)
 {
 	g_free(g->text);
@@ -68,48 +70,76 @@ gboolean compare_gate_parse(const char *text, CompareGate *g, GError **error)
 	return TRUE;
 }
 
-/* Run r's value of the gate's statistic, NAN when it has none. */
-static double gate_value(const CompareGate *g, const IrqstormSummary *r)
+/* Run r's value of the gate's statistic in channel c, NAN when it has none. */
+static double gate_value(const CompareGate *g, const IrqstormSummary *r, int c)
 {
-	const IrqstormStageStats *st = irqstorm_summary_stage_sampled(r, g->stage);
+	const IrqstormStageStats *st = irqstorm_summary_channel_stage_sampled(r, c, g->stage);
 
 	return st ? st->v[g->stat] : NAN;
 }
 
-/* One gate, one run against the baseline: 1 tripped, 0 passed, -1 unjudged. */
+/* One gate, one run against the baseline, in channel c (titled where, or
+ * NULL): 1 tripped, 0 passed, -1 unjudged. */
 static int judge_one(const CompareGate *g, const IrqstormSummary *base,
-		     const IrqstormSummary *run, GString *report)
+		     const IrqstormSummary *run, int c, const char *where, GString *report)
 {
-	double ref = gate_value(g, base), v = gate_value(g, run);
+	double ref = gate_value(g, base, c), v = gate_value(g, run, c);
 	double r = ref > 0 ? v / ref : (v > 0 ? INFINITY : 1);
 	gboolean tripped = r > g->ratio;
+	g_autofree char *in = where ? g_strdup_printf("%s: ", where) : g_strdup("");
 
 	if (isnan(ref) || isnan(v)) {
-		g_string_append_printf(report, "compare: cannot judge --fail-if '%s': %s has "
-				       "no %s samples\n", g->text,
+		g_string_append_printf(report, "compare: cannot judge --fail-if '%s': %s%s has "
+				       "no %s samples\n", g->text, in,
 				       isnan(ref) ? base->label : run->label, g->stage);
 		return -1;
 	}
-	g_string_append_printf(report, "compare: %s --fail-if '%s': %s's %s %s is %.3f us, "
+	g_string_append_printf(report, "compare: %s --fail-if '%s': %s%s's %s %s is %.3f us, "
 			       "x%.4f of %s's %.3f us\n", tripped ? "FAILED" : "passed",
-			       g->text, run->label, g->stage, irqstorm_stat_title(g->stat),
+			       g->text, in, run->label, g->stage, irqstorm_stat_title(g->stat),
 			       v / 1e3, r, base->label, ref / 1e3);
 	return tripped;
 }
 
-int compare_gates_judge(const GArray *gates, IrqstormSummary *const *runs,
-			guint n, GString *report)
+/* One gate, every run after the first, in channel c: the tripped count,
+ * -1 when one cannot be judged. */
+static int judge_channel(const CompareGate *g, IrqstormSummary *const *runs, guint n,
+			 int c, gboolean split, GString *report)
 {
+	g_autofree char *where = split ? irqstorm_summaries_channel_title(runs, n, c) : NULL;
 	int tripped = 0;
 	gboolean unjudged = FALSE;
 
-	for (guint i = 0; i < gates->len; i++)
-		for (guint k = 1; k < n; k++) {
-			int r = judge_one(&g_array_index(gates, CompareGate, i), runs[0],
-					  runs[k], report);
+	for (guint r = 1; r < n; r++) {
+		int v = judge_one(g, runs[0], runs[r], c, where, report);
 
-			unjudged |= r < 0;
-			tripped += r > 0;
+		unjudged |= v < 0;
+		tripped += v > 0;
+	}
+	return unjudged ? -1 : tripped;
+}
+
+int compare_gates_judge(const GArray *gates, IrqstormSummary *const *runs,
+			guint n, const GArray *channels, GString *report)
+{
+	const char *probe = irqstorm_stage_name(IRQSTORM_STAGE_PROBE);
+	gboolean split = irqstorm_channels_split(channels);
+	int tripped = 0;
+	gboolean unjudged = FALSE;
+
+	for (guint i = 0; i < gates->len; i++) {
+		const CompareGate *g = &g_array_index(gates, CompareGate, i);
+		/* The probe is the run's, not a channel's: judged once. */
+		gboolean once = !strcmp(g->stage, probe);
+
+		for (guint k = 0; k < (once ? 1 : channels->len); k++) {
+			int v = judge_channel(g, runs, n, once ? IRQSTORM_CHANNELS_POOLED :
+					      g_array_index(channels, int, k), split && !once,
+					      report);
+
+			unjudged |= v < 0;
+			tripped += MAX(v, 0);
 		}
+	}
 	return unjudged ? -1 : tripped;
 }

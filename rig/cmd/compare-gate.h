@@ -34,12 +34,15 @@ gboolean compare_gate_parse(const char *text, CompareGate *g, GError **error);
 
 /*
  * Judge every run after the first against it by each gate (gates of
- * CompareGate), one line each into report ("passed" or "FAILED", the two
+ * CompareGate), in each of channels (irqstorm_summaries_channels(): with
+ * several, each channel of a run against the same channel of the first,
+ * named in the line; the probe's gates once, the probe being the run's),
+ * one line each into report ("passed" or "FAILED", the channel, the two
  * values and their ratio). Returns how many tripped; -1 when a run lacks
  * the value a gate needs (said in report): it cannot be judged.
  */
 int compare_gates_judge(const GArray *gates, IrqstormSummary *const *runs,
-			guint n, GString *report);
+			guint n, const GArray *channels, GString *report);
 
 G_END_DECLS
 

@@ -88,6 +88,60 @@ static GPtrArray *stage_list(IrqstormSummary *const *runs, guint n,
 	return names;
 }
 
+static void block_free(gpointer p)
+{
+	CompareBlock *b = p;
+
+	g_free(b->stage);
+	g_free(b->title);
+	g_free(b);
+}
+
+static void add_block(GPtrArray *blocks, IrqstormSummary *const *runs, guint n,
+		      int channel, const char *stage, gboolean split)
+{
+	CompareBlock *b = g_new0(CompareBlock, 1);
+
+	b->channel = channel;
+	b->stage = g_strdup(stage);
+	if (split && channel != IRQSTORM_CHANNELS_POOLED)
+		b->title = irqstorm_summaries_channel_title(runs, n, channel);
+	else if (split && strcmp(stage, irqstorm_stage_name(IRQSTORM_STAGE_PROBE)))
+		b->title = g_strdup("all channels, pooled");
+	g_ptr_array_add(blocks, b);
+}
+
+GPtrArray *irqstorm_compare_blocks(IrqstormSummary *const *runs, guint n,
+				   const char *const *stages, const GArray *channels)
+{
+	const char *probe = irqstorm_stage_name(IRQSTORM_STAGE_PROBE);
+	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	GPtrArray *blocks = g_ptr_array_new_with_free_func(block_free);
+	gboolean split = irqstorm_channels_split(channels);
+	gboolean probe_shown = FALSE;
+
+	for (guint k = 0; k < channels->len; k++) {
+		int c = g_array_index(channels, int, k);
+		g_autoptr(GPtrArray) own = stages ? NULL :
+			irqstorm_summaries_channel_stage_names(runs, n, c);
+		GPtrArray *list = own ? own : names;
+
+		for (guint s = 0; s < list->len; s++) {
+			const char *stage = list->pdata[s];
+			gboolean is_probe = !strcmp(stage, probe);
+
+			/* The probe is the run's: one block, whatever the channels. */
+			if (split && is_probe)
+				continue;
+			probe_shown |= is_probe;
+			add_block(blocks, runs, n, c, stage, split);
+		}
+	}
+	if (split && !probe_shown && g_ptr_array_find_with_equal_func(names, probe, g_str_equal, NULL))
+		add_block(blocks, runs, n, IRQSTORM_CHANNELS_POOLED, probe, split);
+	return blocks;
+}
+
 /* A row of cells: a NULL-terminated array of strings (a GStrv). */
 static void cell(GPtrArray *row, char *text)
 {
@@ -105,10 +159,12 @@ static char **row_end(GPtrArray *row)
  * differences to the first's values.
  */
 static char **table_row(IrqstormSummary *const *runs, guint n, guint i,
-			const char *stage, IrqstormUnit unit, gboolean diff)
+			const CompareBlock *blk, IrqstormUnit unit, gboolean diff)
 {
-	const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
-	const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
+	const IrqstormStageStats *st = irqstorm_summary_channel_stage(runs[i], blk->channel,
+								      blk->stage);
+	const IrqstormStageStats *ref = irqstorm_summary_channel_stage(runs[0], blk->channel,
+								       blk->stage);
 	GPtrArray *row = g_ptr_array_new();
 
 	cell(row, row_label(runs[i]));
@@ -303,10 +359,11 @@ static void append_notes(GString *out, IrqstormSummary *const *runs, guint n,
 }
 
 GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit,
-				gboolean diff)
+				const char *const *stages, const GArray *channels,
+				IrqstormUnit unit, gboolean diff)
 {
 	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(GPtrArray) blocks = irqstorm_compare_blocks(runs, n, stages, channels);
 	g_autoptr(IrqstormTable) table = NULL;
 	GString *out = g_string_new(NULL);
 	char **head;
@@ -319,19 +376,22 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
 	table = irqstorm_table_new(g_strv_length(head));
 	irqstorm_table_align_right(table, 1);
 	irqstorm_table_add_row(table, head);
-	for (guint s = 0; s < names->len; s++)
+	for (guint b = 0; b < blocks->len; b++)
 		for (guint i = 0; i < n; i++)
-			irqstorm_table_add_row(table, table_row(runs, n, i,
-								names->pdata[s], unit, diff));
-	for (guint s = 0; s < names->len; s++) {
-		if (s)
+			irqstorm_table_add_row(table, table_row(runs, n, i, blocks->pdata[b],
+								unit, diff));
+	for (guint b = 0; b < blocks->len; b++) {
+		const CompareBlock *blk = blocks->pdata[b];
+
+		if (b)
 			g_string_append_c(out, '\n');
-		g_string_append_printf(out, "%s (%s%s)\n", (char *)names->pdata[s],
-				       unit_name(unit), diff && n > 1 ?
-				       "; after the first run: the difference to it" : "");
+		if (blk->title)
+			g_string_append_printf(out, "%s: ", blk->title);
+		g_string_append_printf(out, "%s (%s%s)\n", blk->stage, unit_name(unit),
+				       diff && n > 1 ? "; after the first run: the difference to it" : "");
 		irqstorm_table_render_row(table, 0, out);
 		for (guint i = 0; i < n; i++)
-			irqstorm_table_render_row(table, 1 + s * n + i, out);
+			irqstorm_table_render_row(table, 1 + b * n + i, out);
 	}
 	append_notes(out, runs, n, names);
 	return out;
@@ -362,10 +422,12 @@ static void add_run(JsonBuilder *b, const IrqstormSummary *run)
 
 /* The row of run i in a stage: the table's row as numbers. */
 static void add_row(JsonBuilder *b, IrqstormSummary *const *runs, guint i,
-		    const char *stage, IrqstormUnit unit)
+		    const CompareBlock *blk, IrqstormUnit unit)
 {
-	const IrqstormStageStats *st = irqstorm_summary_stage(runs[i], stage);
-	const IrqstormStageStats *ref = irqstorm_summary_stage(runs[0], stage);
+	const IrqstormStageStats *st = irqstorm_summary_channel_stage(runs[i], blk->channel,
+								      blk->stage);
+	const IrqstormStageStats *ref = irqstorm_summary_channel_stage(runs[0], blk->channel,
+								       blk->stage);
 
 	json_builder_begin_object(b);
 	irqstorm_json_add_string(b, "label", runs[i]->label);
@@ -393,9 +455,11 @@ static void add_row(JsonBuilder *b, IrqstormSummary *const *runs, guint i,
 }
 
 JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit)
+				const char *const *stages, const GArray *channels,
+				IrqstormUnit unit)
 {
 	g_autoptr(GPtrArray) names = stage_list(runs, n, stages);
+	g_autoptr(GPtrArray) blocks = irqstorm_compare_blocks(runs, n, stages, channels);
 	g_autoptr(GPtrArray) warnings = compare_warnings(runs, n, names);
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
@@ -410,13 +474,21 @@ JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
 	irqstorm_json_add_strings(b, "warnings", warnings);
 	json_builder_set_member_name(b, "stages");
 	json_builder_begin_array(b);
-	for (guint s = 0; s < names->len; s++) {
+	for (guint k = 0; k < blocks->len; k++) {
+		const CompareBlock *blk = blocks->pdata[k];
+
 		json_builder_begin_object(b);
-		irqstorm_json_add_string(b, "name", names->pdata[s]);
+		irqstorm_json_add_string(b, "name", blk->stage);
+		json_builder_set_member_name(b, "channel");
+		if (blk->channel == IRQSTORM_CHANNELS_POOLED)
+			json_builder_add_null_value(b);
+		else
+			json_builder_add_int_value(b, blk->channel);
+		irqstorm_json_add_string(b, "channel_title", blk->title);
 		json_builder_set_member_name(b, "rows");
 		json_builder_begin_array(b);
 		for (guint i = 0; i < n; i++)
-			add_row(b, runs, i, names->pdata[s], unit);
+			add_row(b, runs, i, blk, unit);
 		json_builder_end_array(b);
 		json_builder_end_object(b);
 	}
@@ -452,11 +524,21 @@ static const char compare_description[] =
 	"Deterministic runs (the default) give the same numbers on any machine,\n"
 	"so a ratio is the effect of what differs between the scenarios.\n"
 	"\n"
+	"Runs of several channels (the 2004 cases priority, irqd-vs-threads,\n"
+	"bh-lock: a latency-critical channel 0 beside a long channel 1) are\n"
+	"compared channel by channel, each block titled with its channel and\n"
+	"name ([channelN] name): a pooled number would hide one channel's\n"
+	"regression under the other's events. --channel narrows to one (its\n"
+	"number or name); --pooled adds every channel's events pooled, titled\n"
+	"so. The probe is the run's, not a channel's: one block.\n"
+	"\n"
 	"--fail-if 'STAGE.STAT > RATIO' (repeatable) makes it a CI gate: every\n"
 	"run after the first is judged against the first, and the gate trips\n"
 	"when its STAT of STAGE is more than RATIO times the first's (STAT: min,\n"
-	"p50, p90, p99, p99_9, p99_99, max, avg). One line per gate and run on\n"
-	"stderr says passed or FAILED with both values and their ratio.\n"
+	"p50, p90, p99, p99_9, p99_99, max, avg), in any channel shown: each\n"
+	"channel against the first run's same channel. One line per gate, run\n"
+	"and channel on stderr says passed or FAILED, the channel, both values\n"
+	"and their ratio.\n"
 	"\n"
 	"Exit status: 0 printed (and every gate passed), 1 error (a DIR without\n"
 	"a readable summary; a gate that cannot be judged: a run without samples\n"
@@ -467,7 +549,8 @@ static const char compare_description[] =
 	"  irqstorm compare results/a results/b --stage done --stage thread\n"
 	"  irqstorm compare results/a results/b --label before --label after --unit ns\n"
 	"  irqstorm compare results/*/ --json > comparison.json\n"
-	"  irqstorm compare results/v6.12 results/patched --fail-if 'done.p99 > 1.10'\n";
+	"  irqstorm compare results/v6.12 results/patched --fail-if 'done.p99 > 1.10'\n"
+	"  irqstorm compare results/prio-high results/prio-low --channel critical\n";
 
 /* Each DIR's summary; NULL after saying which could not be read. */
 static GPtrArray *load_runs(char **dirs, guint n, char **labels)
@@ -519,7 +602,7 @@ static GArray *parse_gates(GOptionContext *ctx, char **texts, int nruns)
 }
 
 /* The gates judged, said on stderr: the exit status. */
-static int judge_gates(const GArray *gates, GPtrArray *runs)
+static int judge_gates(const GArray *gates, GPtrArray *runs, const GArray *channels)
 {
 	g_autoptr(GString) report = g_string_new(NULL);
 	int tripped;
@@ -527,7 +610,7 @@ static int judge_gates(const GArray *gates, GPtrArray *runs)
 	if (!gates->len)
 		return IRQSTORM_EXIT_PASSED;
 	tripped = compare_gates_judge(gates, (IrqstormSummary *const *)runs->pdata,
-				      runs->len, report);
+				      runs->len, channels, report);
 	fputs(report->str, stderr);
 	if (tripped < 0)
 		return IRQSTORM_EXIT_ERROR;
@@ -570,11 +653,14 @@ int irqstorm_cmd_compare(int argc, char **argv)
 	g_auto(GStrv) labels = NULL;
 	g_auto(GStrv) stages = NULL;
 	g_auto(GStrv) fail_if = NULL;
+	g_auto(GStrv) channel_args = NULL;
 	g_autofree char *unit_arg = NULL;
-	gboolean json = FALSE, diff = FALSE;
+	gboolean json = FALSE, diff = FALSE, pooled = FALSE;
 	const GOptionEntry entries[] = {
 		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
 		  "Show only this stage (repeatable; default: every stage)", "NAME" },
+		IRQSTORM_CMD_OPTION_CHANNEL(&channel_args),
+		IRQSTORM_CMD_OPTION_POOLED(&pooled),
 		IRQSTORM_CMD_OPTION_LABEL(&labels),
 		{ "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_arg,
 		  "Unit of the values: us (default) or ns", "us|ns" },
@@ -591,6 +677,7 @@ int irqstorm_cmd_compare(int argc, char **argv)
 		"DIR... - compare finished runs", entries, compare_description);
 	g_autoptr(GPtrArray) runs = NULL;
 	g_autoptr(GArray) gates = NULL;
+	g_autoptr(GArray) channels = NULL;
 	IrqstormSummary *const *r;
 	IrqstormUnit unit = IRQSTORM_UNIT_US;
 
@@ -609,18 +696,20 @@ int irqstorm_cmd_compare(int argc, char **argv)
 	if (!runs || !check_stages(runs, stages) || !check_gate_stages(runs, gates))
 		return IRQSTORM_EXIT_ERROR;
 	r = (IrqstormSummary *const *)runs->pdata;
+	if (!(channels = irqstorm_cmd_channels(r, runs->len, channel_args, pooled)))
+		return IRQSTORM_EXIT_ERROR;
 	if (json) {
 		g_autoptr(JsonNode) root = irqstorm_compare_json(
-			r, runs->len, (const char *const *)stages, unit);
+			r, runs->len, (const char *const *)stages, channels, unit);
 
 		irqstorm_cmd_print_json(root);
 	} else {
 		g_autoptr(GString) table = irqstorm_compare_table(
-			r, runs->len, (const char *const *)stages, unit, diff);
+			r, runs->len, (const char *const *)stages, channels, unit, diff);
 
 		fputs(table->str, stdout);
 	}
 	if (fflush(stdout) != 0)
 		return IRQSTORM_EXIT_ERROR;
-	return judge_gates(gates, runs);
+	return judge_gates(gates, runs, channels);
 }

@@ -20,7 +20,30 @@ typedef enum {
 } IrqstormUnit;
 
 /*
- * The table: for each of stages (NULL: every stage of any run, in order of
+ * A block of the table: one stage of one channel (channels of
+ * irqstorm_summaries_channels(); IRQSTORM_CHANNELS_POOLED: the pooled
+ * stages, or the run's probe), titled with the channel when the table is
+ * per channel.
+ */
+typedef struct {
+	int channel;
+	char *stage;
+	char *title;		/* "channel 0 (critical)"; NULL: none */
+} CompareBlock;
+
+/*
+ * The blocks, in order: per channel (each in channels), its stages (the
+ * given ones, or every stage of that channel in any run); the probe, the
+ * run's and not a channel's, once at the end. Runs of one channel: the
+ * pooled stages, untitled, as before channels had their own.
+ */
+GPtrArray *irqstorm_compare_blocks(IrqstormSummary *const *runs, guint n,
+				   const char *const *stages, const GArray *channels);
+
+/*
+ * The table: for each block (irqstorm_compare_blocks()), titled with its
+ * channel when there are several ("channel 0 (critical): done (us)"), and
+ * for each of stages (NULL: every stage of any run, in order of
  * first appearance), a block with a title line ("hardirq (us)") and one row
  * per run: label (with " [INCOMPLETE]" or " [checks failed]"), cycles, min,
  * p50, p90, p99, p99.9, p99.99, max, and for every run after the first the
@@ -34,8 +57,8 @@ typedef enum {
  * incomplete run or run with failed checks says why.
  */
 GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit,
-				gboolean diff);
+				const char *const *stages, const GArray *channels,
+				IrqstormUnit unit, gboolean diff);
 
 /*
  * The same as JSON:
@@ -43,14 +66,16 @@ GString *irqstorm_compare_table(IrqstormSummary *const *runs, guint n,
  *   "runs": [ { "label", "dir", "complete", "incomplete_reason",
  *               "return_code", "failed_checks" } ],
  *   "warnings": [ the table's warnings, as strings ],
- *   "stages": [ { "name", "rows": [ { "label", "present", "cycles", "min",
+ *   "stages": [ { "name", "channel" (null: pooled), "channel_title",
+ *                 "rows": [ { "label", "present", "cycles", "min",
  *       "p50", "p90", "p99", "p99_9", "p99_99", "max", "p99_ratio",
  *       "max_ratio" } ] } ] }
  * Values in the unit (us as numbers with ns precision, ns as integers),
  * null where the table shows "-"; the ratios are null for the first run.
  */
 JsonNode *irqstorm_compare_json(IrqstormSummary *const *runs, guint n,
-				const char *const *stages, IrqstormUnit unit);
+				const char *const *stages, const GArray *channels,
+				IrqstormUnit unit);
 
 G_END_DECLS
 

@@ -18,6 +18,28 @@
 	irqstorm_fail(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT, \
 		      __VA_ARGS__)
 
+/* A channel's name: a word that is not a number (--channel takes either),
+ * another active channel's not. */
+static gboolean name_check(const IrqstormScenario *sc, guint n, const char *where,
+			   GError **error)
+{
+	const char *name = sc->ch[n].name;
+
+	if (!*name)
+		return TRUE;
+	if (strlen(name) > 32 || g_ascii_isdigit(name[0]) ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+	    strlen(name))
+		return conflict(error, "%s: [channel%u] name = %s: a name is a word of letters, "
+				"digits, '_' and '-' (at most 32), not starting with a digit, "
+				"e.g. critical", where, n, name);
+	for (guint m = 0; m < n; m++)
+		if (sc->ch[m].pattern != IRQSTORM_PATTERN_OFF && !strcmp(sc->ch[m].name, name))
+			return conflict(error, "%s: [channel%u] name = %s is [channel%u]'s "
+					"name too", where, n, name, m);
+	return TRUE;
+}
+
 /* A channel's settings must make sense together and with the others. */
 static gboolean channel_check(const IrqstormScenario *sc, guint n,
 			      const char *where, GError **error)
@@ -27,6 +49,8 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 
 	if (c->pattern == IRQSTORM_PATTERN_OFF)
 		return TRUE;
+	if (!name_check(sc, n, where, error))
+		return FALSE;
 	if (!sc->stamps && (c->work == IRQSTORM_WORK_PIO || c->work == IRQSTORM_WORK_SPIN))
 		return conflict(error, "%s: [channel%u] work = %s needs [run] stamps = "
 				"true: the device hands out work per tracked event",

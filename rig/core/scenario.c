@@ -41,6 +41,7 @@ static const KeyDesc keys[] = {
 	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, irqstorm_patches_names },
 	{ "kernel", "bh_lock", KEY_STRING, OFF(bh_lock), 0, 0, irqstorm_bh_lock_names },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
+	{ "channel", "name", KEY_STRING, CH(name), 0, 0, NULL },
 	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, irqstorm_pattern_names,
 	  PROP(PATTERN) },
 	{ "channel", "enable", KEY_BOOL, CH(enable), 0, 0, NULL, PROP(ENABLE) },
@@ -122,6 +123,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	for (guint n = 0; n < NCH; n++) {
 		IrqstormChannelSpec *c = &sc->ch[n];
 
+		c->name = g_strdup("");
 		c->pattern = n ? IRQSTORM_PATTERN_OFF : IRQSTORM_PATTERN_PERIODIC;
 		c->enable = TRUE;
 		c->period_ns = 1000000;		/* 1 kHz */
@@ -913,6 +915,8 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->bh_lock);
 	g_free(sc->cmdline);
 	g_free(sc->sync_irq);
+	for (guint n = 0; n < NCH; n++)
+		g_free(sc->ch[n].name);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)
 		g_free(g_array_index(sc->thresholds, IrqstormThreshold, i).stage);
 	if (sc->thresholds)

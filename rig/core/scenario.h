@@ -69,6 +69,8 @@ typedef struct {
 
 /* [channelN]: the device's side, then the driver's, then the guest's. */
 typedef struct {
+	char *name;			/* how tables and figures call it
+					 * ("critical"), or "" */
 	IrqstormPattern pattern;
 	gboolean enable;		/* the host's start/stop of the channel */
 	guint64 period_ns;		/* from rate = Hz */

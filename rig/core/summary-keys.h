@@ -30,6 +30,9 @@ G_BEGIN_DECLS
 #define IRQSTORM_KEY_HOST		"host"		/* counts.host: what the rig read */
 #define IRQSTORM_KEY_ALL_RECORDS	"all_records"	/* counts.host: every record */
 #define IRQSTORM_KEY_STAGES		"stages"
+/* channels.<N>: each active channel's settings, counts and stages */
+#define IRQSTORM_KEY_CHANNELS		"channels"
+#define IRQSTORM_KEY_CHANNEL_NAME	"name"		/* [channelN] name, if any */
 #define IRQSTORM_KEY_CYCLES		"cycles"	/* a stage's count of samples */
 #define IRQSTORM_KEY_BIN_NS		"bin_ns"	/* a stage's histogram bin width */
 /* a stage's percentiles are its samples' (true), or bins' edges (false or,

@@ -295,7 +295,7 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 {
 	const IrqstormScenario *sc = res->set->scenario;
 
-	json_builder_set_member_name(b, "channels");
+	json_builder_set_member_name(b, IRQSTORM_KEY_CHANNELS);
 	json_builder_begin_object(b);
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
 		const IrqstormChannelSpec *c = &sc->ch[n];
@@ -306,6 +306,8 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 		g_snprintf(key, sizeof(key), "%u", n);
 		json_builder_set_member_name(b, key);
 		json_builder_begin_object(b);
+		if (*c->name)
+			irqstorm_json_add_string(b, IRQSTORM_KEY_CHANNEL_NAME, c->name);
 		irqstorm_json_add_string(b, "pattern", irqstorm_pattern_name(c->pattern));
 		irqstorm_json_add_int(b, "period_ns", c->period_ns);
 		irqstorm_json_add_string(b, "threading", irqstorm_threading_name(c->threading));

@@ -11,6 +11,7 @@
 #include "fail.h"
 #include "identity.h"
 #include "runfiles.h"
+#include "stages.h"
 
 G_DEFINE_QUARK(irqstorm-summary-error-quark, irqstorm_summary_error)
 
@@ -20,6 +21,16 @@ static void stage_free(gpointer p)
 
 	g_free(st->name);
 	g_free(st);
+}
+
+static void channel_free(gpointer p)
+{
+	IrqstormChannelStats *c = p;
+
+	g_free(c->name);
+	if (c->stages)
+		g_ptr_array_unref(c->stages);
+	g_free(c);
 }
 
 void irqstorm_summary_free(IrqstormSummary *s)
@@ -35,6 +46,8 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s->kernel);
 	if (s->stages)
 		g_ptr_array_unref(s->stages);
+	if (s->channels)
+		g_ptr_array_unref(s->channels);
 	g_free(s);
 }
 
@@ -64,8 +77,7 @@ static gboolean read_stat(JsonObject *o, const char *stage, const char *key,
 		return TRUE;
 	}
 	if (!is_number(n))
-		return invalid(error, path, "stages.%s.%s: expected a number or null",
-			       stage, key);
+		return invalid(error, path, "%s.%s: expected a number or null", stage, key);
 	*v = json_node_get_double(n);
 	return TRUE;
 }
@@ -89,7 +101,7 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	JsonNode *cycles;
 
 	if (!JSON_NODE_HOLDS_OBJECT(node)) {
-		invalid(error, path, "stages.%s: expected an object", name);
+		invalid(error, path, "%s: expected an object", name);
 		return NULL;
 	}
 	o = json_node_get_object(node);
@@ -97,7 +109,7 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 	if (!cycles || !JSON_NODE_HOLDS_VALUE(cycles) ||
 	    json_node_get_value_type(cycles) != G_TYPE_INT64 ||
 	    json_node_get_int(cycles) < 0) {
-		invalid(error, path, "stages.%s.cycles: expected a count", name);
+		invalid(error, path, "%s.cycles: expected a count", name);
 		return NULL;
 	}
 	st = g_new0(IrqstormStageStats, 1);
@@ -194,6 +206,77 @@ static void read_identity(IrqstormSummary *s, JsonObject *root)
 	}
 }
 
+/* Every member of a stages object into stages, in the file's order
+ * (json-glib keeps it); where prefixes the names in messages. */
+static gboolean read_stages(JsonObject *o, const char *where, const char *path,
+			    GPtrArray *stages, GError **error)
+{
+	g_autoptr(GList) members = json_object_get_members(o);
+
+	for (GList *l = members; l; l = l->next) {
+		g_autofree char *name = g_strconcat(where, l->data, NULL);
+		IrqstormStageStats *st = read_stage(json_object_get_member(o, l->data),
+						    name, path, error);
+
+		if (!st)
+			return FALSE;
+		g_free(st->name);
+		st->name = g_strdup(l->data);
+		g_ptr_array_add(stages, st);
+	}
+	return TRUE;
+}
+
+/* Channel N's object: its name and stages (none in files written before
+ * channels had stages). */
+static IrqstormChannelStats *read_channel(JsonNode *node, const char *key,
+					  const char *path, GError **error)
+{
+	g_autofree char *where = g_strdup_printf("channels.%s.stages.", key);
+	g_autoptr(GPtrArray) stages = g_ptr_array_new_with_free_func(stage_free);
+	IrqstormChannelStats *c;
+	JsonNode *n;
+	char *end;
+	guint64 index = g_ascii_strtoull(key, &end, 10);
+
+	if (*end || end == key || index >= G_MAXINT || !JSON_NODE_HOLDS_OBJECT(node)) {
+		invalid(error, path, "channels.%s: expected a channel's number and object", key);
+		return NULL;
+	}
+	n = json_object_get_member(json_node_get_object(node), IRQSTORM_KEY_STAGES);
+	if (n && JSON_NODE_HOLDS_OBJECT(n) &&
+	    !read_stages(json_node_get_object(n), where, path, stages, error))
+		return NULL;
+	c = g_new0(IrqstormChannelStats, 1);
+	c->index = (int)index;
+	c->name = string_member(json_node_get_object(node), IRQSTORM_KEY_CHANNEL_NAME);
+	c->stages = g_steal_pointer(&stages);
+	return c;
+}
+
+/* Every channel of "channels", in the file's order (by number). */
+static gboolean read_channels(JsonObject *root, const char *path, GPtrArray *channels,
+			      GError **error)
+{
+	JsonNode *n = json_object_get_member(root, IRQSTORM_KEY_CHANNELS);
+	g_autoptr(GList) members = NULL;
+	JsonObject *o;
+
+	if (!n || !JSON_NODE_HOLDS_OBJECT(n))
+		return TRUE;
+	o = json_node_get_object(n);
+	members = json_object_get_members(o);
+	for (GList *l = members; l; l = l->next) {
+		IrqstormChannelStats *c = read_channel(json_object_get_member(o, l->data),
+						       l->data, path, error);
+
+		if (!c)
+			return FALSE;
+		g_ptr_array_add(channels, c);
+	}
+	return TRUE;
+}
+
 /* "format", when there is one (files before it had none), must be ours. */
 static gboolean check_format(JsonObject *root, const char *path, GError **error)
 {
@@ -216,8 +299,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(IrqstormSummary) s = g_new0(IrqstormSummary, 1);
 	g_autoptr(GError) err = NULL;
-	g_autoptr(GList) members = NULL;
-	JsonObject *root, *stages;
+	JsonObject *root;
 	JsonNode *n;
 
 	s->dir = g_strdup(dir);
@@ -225,6 +307,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	s->label = g_path_get_basename(dir);
 	s->return_code = -1;
 	s->stages = g_ptr_array_new_with_free_func(stage_free);
+	s->channels = g_ptr_array_new_with_free_func(channel_free);
 
 	if (!json_parser_load_from_data(parser, text, len, &err)) {
 		invalid(error, path, "not valid JSON: %s", err->message);
@@ -271,17 +354,9 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 		invalid(error, path, "not an irqstorm summary (no \"stages\" object)");
 		return NULL;
 	}
-	stages = json_node_get_object(n);
-	/* json-glib keeps members in the file's order. */
-	members = json_object_get_members(stages);
-	for (GList *l = members; l; l = l->next) {
-		IrqstormStageStats *st = read_stage(json_object_get_member(stages, l->data),
-						    l->data, path, error);
-
-		if (!st)
-			return NULL;
-		g_ptr_array_add(s->stages, st);
-	}
+	if (!read_stages(json_node_get_object(n), "stages.", path, s->stages, error) ||
+	    !read_channels(root, path, s->channels, error))
+		return NULL;
 	return g_steal_pointer(&s);
 }
 
@@ -348,6 +423,42 @@ const IrqstormStageStats *irqstorm_summary_stage_sampled(const IrqstormSummary *
 							 const char *name)
 {
 	const IrqstormStageStats *st = irqstorm_summary_stage(s, name);
+
+	return st && st->cycles > 0 ? st : NULL;
+}
+
+const IrqstormChannelStats *irqstorm_summary_channel(const IrqstormSummary *s, int n)
+{
+	for (guint i = 0; s->channels && i < s->channels->len; i++) {
+		const IrqstormChannelStats *c = s->channels->pdata[i];
+
+		if (c->index == n)
+			return c;
+	}
+	return NULL;
+}
+
+const IrqstormStageStats *irqstorm_summary_channel_stage(const IrqstormSummary *s,
+							 int n, const char *name)
+{
+	const IrqstormChannelStats *c;
+
+	if (n == IRQSTORM_CHANNELS_POOLED || !strcmp(name, irqstorm_stage_name(IRQSTORM_STAGE_PROBE)))
+		return irqstorm_summary_stage(s, name);
+	c = irqstorm_summary_channel(s, n);
+	for (guint i = 0; c && i < c->stages->len; i++) {
+		const IrqstormStageStats *st = c->stages->pdata[i];
+
+		if (!strcmp(st->name, name))
+			return st;
+	}
+	return NULL;
+}
+
+const IrqstormStageStats *irqstorm_summary_channel_stage_sampled(const IrqstormSummary *s,
+								 int n, const char *name)
+{
+	const IrqstormStageStats *st = irqstorm_summary_channel_stage(s, n, name);
 
 	return st && st->cycles > 0 ? st : NULL;
 }
@@ -419,4 +530,147 @@ GPtrArray *irqstorm_summaries_stage_names(IrqstormSummary *const *runs,
 		}
 	}
 	return names;
+}
+
+GPtrArray *irqstorm_summaries_channel_stage_names(IrqstormSummary *const *runs,
+						  guint n, int c)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+
+	if (c == IRQSTORM_CHANNELS_POOLED) {
+		g_ptr_array_unref(names);
+		return irqstorm_summaries_stage_names(runs, n);
+	}
+	for (guint i = 0; i < n; i++) {
+		const IrqstormChannelStats *ch = irqstorm_summary_channel(runs[i], c);
+
+		for (guint j = 0; ch && j < ch->stages->len; j++) {
+			const IrqstormStageStats *st = ch->stages->pdata[j];
+
+			if (!g_ptr_array_find_with_equal_func(names, st->name,
+							      g_str_equal, NULL))
+				g_ptr_array_add(names, g_strdup(st->name));
+		}
+	}
+	return names;
+}
+
+/* Channel c's name in the first run that names it, or NULL. */
+static const char *channel_name(IrqstormSummary *const *runs, guint n, int c)
+{
+	for (guint i = 0; i < n; i++) {
+		const IrqstormChannelStats *ch = irqstorm_summary_channel(runs[i], c);
+
+		if (ch && ch->name)
+			return ch->name;
+	}
+	return NULL;
+}
+
+/* "0, 1 (bulk)": the channels of the runs, for messages. */
+static char *channel_list(IrqstormSummary *const *runs, guint n, const GArray *all)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	for (guint i = 0; i < all->len; i++) {
+		int c = g_array_index(all, int, i);
+		const char *name = channel_name(runs, n, c);
+
+		g_string_append_printf(s, "%s%d", i ? ", " : "", c);
+		if (name)
+			g_string_append_printf(s, " (%s)", name);
+	}
+	return g_strdup(s->len ? s->str : "none");
+}
+
+static gint int_cmp(gconstpointer a, gconstpointer b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static gboolean has_int(const GArray *a, int v)
+{
+	for (guint i = 0; i < a->len; i++)
+		if (g_array_index(a, int, i) == v)
+			return TRUE;
+	return FALSE;
+}
+
+/* Every active channel of any run, by number. */
+static GArray *all_channels(IrqstormSummary *const *runs, guint n)
+{
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(int));
+
+	for (guint i = 0; i < n; i++)
+		for (guint j = 0; j < runs[i]->channels->len; j++) {
+			int c = ((IrqstormChannelStats *)runs[i]->channels->pdata[j])->index;
+
+			if (!has_int(all, c))
+				g_array_append_val(all, c);
+		}
+	g_array_sort(all, int_cmp);
+	return all;
+}
+
+/* want (a number or a name) as a channel of the runs, or -2. */
+static int channel_wanted(IrqstormSummary *const *runs, guint n, const GArray *all,
+			  const char *want)
+{
+	char *end;
+	guint64 v = g_ascii_strtoull(want, &end, 10);
+
+	for (guint i = 0; i < all->len; i++) {
+		int c = g_array_index(all, int, i);
+		const char *name = channel_name(runs, n, c);
+
+		if ((*want && !*end && v == (guint64)c) || !g_strcmp0(name, want))
+			return c;
+	}
+	return -2;
+}
+
+GArray *irqstorm_summaries_channels(IrqstormSummary *const *runs, guint n,
+				    const char *const *want, gboolean pooled,
+				    GError **error)
+{
+	g_autoptr(GArray) all = all_channels(runs, n);
+	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(int));
+	const int all_pooled = IRQSTORM_CHANNELS_POOLED;
+	guint most = 0;
+
+	for (guint i = 0; i < n; i++)
+		most = MAX(most, runs[i]->channels->len);
+	for (gsize k = 0; want && want[k]; k++) {
+		int c = channel_wanted(runs, n, all, want[k]);
+
+		if (c < -1) {
+			g_autofree char *list = channel_list(runs, n, all);
+
+			g_set_error(error, IRQSTORM_SUMMARY_ERROR, IRQSTORM_SUMMARY_ERROR_CHANNEL,
+				    "no run has a channel '%s' (channels: %s)", want[k], list);
+			return NULL;
+		}
+		if (!has_int(out, c))
+			g_array_append_val(out, c);
+	}
+	if (!out->len && most > 1)
+		g_array_append_vals(out, all->data, all->len);
+	if (pooled || !out->len)
+		g_array_append_val(out, all_pooled);
+	return g_steal_pointer(&out);
+}
+
+gboolean irqstorm_channels_split(const GArray *channels)
+{
+	return channels->len > 1 ||
+	       (channels->len == 1 && g_array_index(channels, int, 0) != IRQSTORM_CHANNELS_POOLED);
+}
+
+char *irqstorm_summaries_channel_title(IrqstormSummary *const *runs, guint n, int c)
+{
+	const char *name = channel_name(runs, n, c);
+
+	if (c == IRQSTORM_CHANNELS_POOLED)
+		return g_strdup("all channels, pooled");
+	return name ? g_strdup_printf("channel %d (%s)", c, name) : g_strdup_printf("channel %d", c);
 }

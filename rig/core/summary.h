@@ -22,6 +22,7 @@ GQuark irqstorm_summary_error_quark(void);
 typedef enum {
 	IRQSTORM_SUMMARY_ERROR_MISSING,	/* no summary.json */
 	IRQSTORM_SUMMARY_ERROR_INVALID,	/* not JSON, or not an irqstorm summary */
+	IRQSTORM_SUMMARY_ERROR_CHANNEL,	/* no run has the channel asked for */
 } IrqstormSummaryError;
 
 typedef struct {
@@ -31,6 +32,19 @@ typedef struct {
 	gboolean percentiles_exact;	/* the samples' own, not bins' edges */
 	double v[IRQSTORM_STAT_COUNT];	/* ns; NAN where the file has null */
 } IrqstormStageStats;
+
+/*
+ * One channel's stages (channels.<N> of summary.json), or, as channel
+ * IRQSTORM_CHANNELS_POOLED, every channel's pooled (the top-level "stages",
+ * which also holds the run's probe).
+ */
+#define IRQSTORM_CHANNELS_POOLED	(-1)
+
+typedef struct {
+	int index;			/* N, or IRQSTORM_CHANNELS_POOLED */
+	char *name;			/* [channelN] name; NULL if it has none */
+	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
+} IrqstormChannelStats;
 
 typedef struct {
 	char *dir;			/* as given */
@@ -49,7 +63,10 @@ typedef struct {
 	gint64 quantum_ns;		/* sysinfo.quantum_ns: the window of
 					 * virtual time of several vCPUs; 0 */
 	gint64 records;			/* counts.host.all_records; -1 if absent */
-	GPtrArray *stages;		/* of IrqstormStageStats *, file order */
+	GPtrArray *stages;		/* of IrqstormStageStats *, file order:
+					 * every channel's, pooled */
+	GPtrArray *channels;		/* of IrqstormChannelStats *, each
+					 * active channel's, by index */
 } IrqstormSummary;
 
 /*
@@ -74,6 +91,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormSummary, irqstorm_summary_free)
 const IrqstormStageStats *irqstorm_summary_stage(const IrqstormSummary *s,
 						 const char *name);
 
+/* Channel n's stages (IRQSTORM_CHANNELS_POOLED: the pooled ones), or NULL
+ * when the run has no such channel. */
+const IrqstormChannelStats *irqstorm_summary_channel(const IrqstormSummary *s, int n);
+
+/*
+ * The stage called name of channel n (IRQSTORM_CHANNELS_POOLED: pooled), or
+ * NULL. The probe is the run's, not a channel's: every channel gives the
+ * run's.
+ */
+const IrqstormStageStats *irqstorm_summary_channel_stage(const IrqstormSummary *s,
+							 int n, const char *name);
+
+/* The same, if it has samples (cycles > 0), else NULL. */
+const IrqstormStageStats *irqstorm_summary_channel_stage_sampled(const IrqstormSummary *s,
+								 int n, const char *name);
+
 /* The stage called name if it has samples (cycles > 0), else NULL. */
 const IrqstormStageStats *irqstorm_summary_stage_sampled(const IrqstormSummary *s,
 							 const char *name);
@@ -94,6 +127,31 @@ void irqstorm_summaries_label(IrqstormSummary *const *runs, guint n,
 /* The union of the runs' stage names, in order of first appearance. */
 GPtrArray *irqstorm_summaries_stage_names(IrqstormSummary *const *runs,
 					  guint n);
+
+/* The same, of channel c's stages (IRQSTORM_CHANNELS_POOLED: the pooled). */
+GPtrArray *irqstorm_summaries_channel_stage_names(IrqstormSummary *const *runs,
+						  guint n, int c);
+
+/*
+ * The channels a table, figure or gate of runs[0..n) is about, as a GArray
+ * of int: each of want ("1", or a channel's name, "critical"), or without
+ * want every active channel of any run, by number; pooled adds
+ * IRQSTORM_CHANNELS_POOLED, the channels' stages pooled. Runs of one
+ * channel each (or written before summaries had channels) give
+ * IRQSTORM_CHANNELS_POOLED alone: their pooled stages are that channel's
+ * and the probe's. A channel no run has is an error naming those there are.
+ */
+GArray *irqstorm_summaries_channels(IrqstormSummary *const *runs, guint n,
+				    const char *const *want, gboolean pooled,
+				    GError **error);
+
+/* Whether channels (of irqstorm_summaries_channels()) is per channel:
+ * not the pooled stages alone. */
+gboolean irqstorm_channels_split(const GArray *channels);
+
+/* Channel c as the runs name it: "channel 0 (critical)", "channel 1",
+ * "all channels, pooled". */
+char *irqstorm_summaries_channel_title(IrqstormSummary *const *runs, guint n, int c);
 
 G_END_DECLS
 

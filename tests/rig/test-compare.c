@@ -15,6 +15,21 @@
 #include "testutil.h"
 
 /* One stage's JSON: the statistics in ns, all null when cycles is 0. */
+
+/* The channels of runs of one channel each: the pooled stages (kept for
+ * the test's life: reachable, not leaked). */
+static const GArray *pooled(void)
+{
+	static GArray *a;
+	const int c = IRQSTORM_CHANNELS_POOLED;
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(int));
+		g_array_append_val(a, c);
+	}
+	return a;
+}
+
 static char *stage_json(const char *name, guint cycles, double min, double p50,
 			double p90, double p99, double p99_9, double p99_99,
 			double max)
@@ -241,7 +256,7 @@ static char *row_cells(const char *table, const char *stage, const char *label)
 static void test_table_exact(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->base), load(f->storm) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, pooled(), IRQSTORM_UNIT_US, FALSE);
 
 	g_assert_cmpstr(t->str, ==,
 		"hardirq (us)\n"
@@ -269,7 +284,7 @@ static void test_table_reversed(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->storm), load(f->base) };
 	const char *const only[] = { "done", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, only, IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, only, pooled(), IRQSTORM_UNIT_US, FALSE);
 
 	/* 3000 / 18000 and 9700 / 54000 */
 	g_assert_nonnull(strstr(t->str, "   9.700      x0.17      x0.18\n"));
@@ -284,7 +299,7 @@ static void test_table_one_run_ns(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->storm) };
 	const char *const only[] = { "thread", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 1, only, IRQSTORM_UNIT_NS, FALSE);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 1, only, pooled(), IRQSTORM_UNIT_NS, FALSE);
 
 	/* No ratio columns with one run, and no ratio line. */
 	g_assert_cmpstr(t->str, ==,
@@ -302,7 +317,7 @@ static void test_table_incomplete(Fixture *f, gconstpointer data)
 	g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
 	IrqstormSummary *runs[] = { load(f->base), load(dir), load(dir2) };
 	const char *const only[] = { "done", NULL };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 3, only, IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 3, only, pooled(), IRQSTORM_UNIT_US, FALSE);
 	g_autofree char *note = g_strdup_printf("cut [INCOMPLETE]: %s: the guest never powered off\n",
 						path);
 
@@ -328,7 +343,7 @@ static void test_table_union(Fixture *f, gconstpointer data)
 	g_autofree char *stages = g_strjoin(", ", s1, s2, NULL);
 	g_autofree char *dir = write_run(f->root, "probed", TRUE, NULL, 0, stages);
 	IrqstormSummary *runs[] = { load(f->base), load(dir) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 2, NULL, pooled(), IRQSTORM_UNIT_US, FALSE);
 	const char *h = strstr(t->str, "hardirq (us)");
 	const char *th = strstr(t->str, "thread (us)");
 	const char *d = strstr(t->str, "done (us)");
@@ -373,9 +388,9 @@ static void test_warnings(Fixture *f, gconstpointer data)
 	g_autofree char *d2 = write_run(f->root, "fine", TRUE, NULL, 0, fine);
 	g_autofree char *d3 = write_run(f->root, "wide", TRUE, NULL, 0, wide);
 	IrqstormSummary *runs[] = { load(d1), load(d2), load(d3), load(f->base) };
-	g_autoptr(GString) t = irqstorm_compare_table(runs, 4, NULL, IRQSTORM_UNIT_US, FALSE);
-	g_autoptr(GString) same = irqstorm_compare_table(runs + 2, 2, NULL, IRQSTORM_UNIT_US, FALSE);
-	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(GString) t = irqstorm_compare_table(runs, 4, NULL, pooled(), IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(GString) same = irqstorm_compare_table(runs + 2, 2, NULL, pooled(), IRQSTORM_UNIT_US, FALSE);
+	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, pooled(), IRQSTORM_UNIT_US);
 	JsonArray *w = json_object_get_array_member(json_node_get_object(node), "warnings");
 
 	g_assert_nonnull(strstr(t->str, "\nwarning: the runs have different histogram bins "
@@ -414,7 +429,7 @@ static JsonObject *row_of(JsonObject *root, const char *stage, guint run)
 static void test_json(Fixture *f, gconstpointer data)
 {
 	IrqstormSummary *runs[] = { load(f->base), load(f->storm) };
-	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, IRQSTORM_UNIT_US);
+	g_autoptr(JsonNode) node = irqstorm_compare_json(runs, 2, NULL, pooled(), IRQSTORM_UNIT_US);
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) err = NULL;
@@ -667,6 +682,72 @@ static void test_cmd_incomplete(Fixture *f, gconstpointer data)
 	g_assert_nonnull(strstr(out, "/storm/summary.json: the guest stopped\n"));
 }
 
+/* root/name/summary.json of a run of two channels, 0 named "critical": the
+ * done stage pooled and of each channel (p99s in ns), and the probe. */
+static char *write_two(const char *root, const char *name, double pooled_p99,
+		       double ch0_p99, double ch1_p99)
+{
+	g_autofree char *all = stage_json("done", 1600, 10000, 20000, 30000, pooled_p99,
+					  pooled_p99, pooled_p99, pooled_p99);
+	g_autofree char *probe = stage_json("probe", 200, 5000, 6000, 7000, 8000, 8000, 8000, 8000);
+	g_autofree char *c0 = stage_json("done", 800, 10000, 20000, 30000, ch0_p99, ch0_p99,
+					 ch0_p99, ch0_p99);
+	g_autofree char *c1 = stage_json("done", 800, 10000, 20000, 30000, ch1_p99, ch1_p99,
+					 ch1_p99, ch1_p99);
+	g_autofree char *stages = g_strdup_printf(
+		"%s, %s}, \"channels\": {\"0\": {\"name\": \"critical\", \"stages\": {%s}}, "
+		"\"1\": {\"stages\": {%s}}", all, probe, c0, c1);
+
+	return write_run(root, name, TRUE, NULL, 0, stages);
+}
+
+/*
+ * The priority case: channel 0's done p99 16 times worse (40.5 to 645.9 us)
+ * while the pooled p99 got better (x0.95). Per channel, the table shows it
+ * and the gate trips naming channel 0; a regression of channel 1 alone
+ * trips it naming channel 1, and passes with --channel critical; --pooled
+ * adds the pooled block, titled so.
+ */
+static void test_cmd_channels(Fixture *f, gconstpointer data)
+{
+	g_autofree char *high = write_two(f->root, "high", 680000, 40500, 700000);
+	g_autofree char *low = write_two(f->root, "low", 645864, 645900, 650000);
+	g_autofree char *bulk = write_two(f->root, "bulk", 700000, 40500, 900000);
+	const char *const gate[] = { "compare", "--fail-if", "done.p99 > 1.10", high, low, NULL };
+	const char *const only1[] = { "compare", "--fail-if", "done.p99 > 1.10", high, bulk, NULL };
+	const char *const crit[] = { "compare", "--fail-if", "done.p99 > 1.10", "--channel",
+				     "critical", high, bulk, NULL };
+	const char *const pool[] = { "compare", "--pooled", "--channel", "0", high, low, NULL };
+	const char *const bad[] = { "compare", "--channel", "bulk", high, low, NULL };
+	g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *err3 = NULL;
+	g_autofree char *out4 = NULL, *err5 = NULL;
+
+	g_assert_cmpint(tu_run(NULL, gate, NULL, &out, &err), ==, 2);
+	g_assert_nonnull(strstr(out, "channel 0 (critical): done (us)\n"));
+	g_assert_nonnull(strstr(out, "channel 1: done (us)\n"));
+	g_assert_nonnull(strstr(out, "\nprobe (us)\n"));
+	g_assert_null(strstr(out, "pooled"));
+	g_assert_cmpuint(tu_count(out, "probe (us)"), ==, 1);
+	g_assert_nonnull(strstr(err, "compare: FAILED --fail-if 'done.p99 > 1.10': channel 0 "
+				"(critical): low's done p99 is 645.900 us, x15.9481 of high's "
+				"40.500 us\n"));
+	g_assert_nonnull(strstr(err, "compare: passed --fail-if 'done.p99 > 1.10': channel 1: "));
+
+	g_assert_cmpint(tu_run(NULL, only1, NULL, &out2, &err2), ==, 2);
+	g_assert_nonnull(strstr(err2, "FAILED --fail-if 'done.p99 > 1.10': channel 1: bulk's"));
+	g_assert_nonnull(strstr(err2, "passed --fail-if 'done.p99 > 1.10': channel 0 (critical)"));
+	g_assert_cmpint(tu_run(NULL, crit, NULL, NULL, &err3), ==, 0);
+	g_assert_null(strstr(err3, "channel 1"));
+
+	g_assert_cmpint(tu_run(NULL, pool, NULL, &out4, NULL), ==, 0);
+	g_assert_nonnull(strstr(out4, "channel 0 (critical): done (us)\n"));
+	g_assert_nonnull(strstr(out4, "all channels, pooled: done (us)\n"));
+	g_assert_null(strstr(out4, "channel 1"));
+
+	g_assert_cmpint(tu_run(NULL, bad, NULL, NULL, &err5), ==, 1);
+	g_assert_nonnull(strstr(err5, "no run has a channel 'bulk' (channels: 0 (critical), 1)"));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -692,6 +773,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/quantum", test_cmd_quantum);
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
+	ADD("/compare/cmd/channels", test_cmd_channels);
 #undef ADD
 	return g_test_run();
 }
