@@ -18,6 +18,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/scenario.h"
+#include "core/stages.h"
 #include "core/summary.h"
 
 /* What `git bisect run` understands (git-bisect(1)). */
@@ -46,6 +47,9 @@ static const char bisect_description[] =
 	"\n"
 	"STAT: min, p50, p90, p99, p99_9 (or p99.9), p99_99, max, avg; STAGE: a\n"
 	"stage of summary.json (hardirq, thread, done, handler, probe, ...).\n"
+	"A scenario of several channels is judged channel by channel: the commit\n"
+	"is bad when any channel exceeds a limit (each line names the channel);\n"
+	"--channel N|NAME judges only that one. The probe is the run's: once.\n"
 	"\n"
 	"Exit status, as git bisect run reads it: 0 good (every limit held),\n"
 	"1 bad (a limit exceeded), 125 skip (this commit cannot be tested: the\n"
@@ -53,11 +57,16 @@ static const char bisect_description[] =
 	"the run did not complete, a stage has no samples), 128 abort (a wrong\n"
 	"command line or scenario: the same at every commit).\n"
 	"\n"
+	"--judge DIR builds and runs nothing: it judges the results in DIR (a\n"
+	"step's, or any run's) by the limits, with the same exit statuses.\n"
+	"\n"
 	"Examples:\n"
 	"  cd ~/linux && git bisect start v6.12 v6.11\n"
 	"  git bisect run /path/to/build/rig/irqstorm bisect-step \\\n"
 	"      /path/to/irqstorm/scenarios/ide-pio.ini --tree . \\\n"
-	"      --set kernel.flavour=dyn --limit done.p99=50 --out /tmp/bisect\n";
+	"      --set kernel.flavour=dyn --limit done.p99=50 --out /tmp/bisect\n"
+	"  irqstorm bisect-step --judge /tmp/bisect/0123456789ab --limit done.p99=40 \\\n"
+	"      --channel critical\n";
 
 typedef struct {
 	char *text;
@@ -146,27 +155,57 @@ static char *step_dir(const char *out, const IrqstormScenario *sc)
 	return name ? g_build_filename(out, name, NULL) : NULL;
 }
 
-/* The run judged by the limits: good, bad, or skip when one has no value. */
-static int judge(const char *dir, const GArray *limits, const char *what)
+/* One limit in channel c (titled where, or NULL): 1 exceeded, 0 held, -1
+ * no samples (said). */
+static int judge_limit(const IrqstormSummary *s, const BisectLimit *l, int c,
+		       const char *where, const char *what, const char *dir)
 {
+	const IrqstormStageStats *st = irqstorm_summary_channel_stage_sampled(s, c, l->stage);
+	double v = st ? st->v[l->stat] : 0;
+
+	if (!st) {
+		bisect_end(BISECT_SKIP, "%s: %s%sstage %s has no samples in %s", what,
+			   where ? where : "", where ? ": " : "", l->stage, dir);
+		return -1;
+	}
+	printf("bisect-step: %s: %s%s%s.%s = %.3f us, limit %.3f us: %s\n", what,
+	       where ? where : "", where ? ": " : "", l->stage, irqstorm_stat_title(l->stat),
+	       v / 1e3, l->limit_ns / 1e3, v > l->limit_ns ? "EXCEEDED" : "held");
+	return v > l->limit_ns;
+}
+
+/*
+ * The run judged by the limits, in each channel of a run of several (the
+ * probe's once: it is the run's): good, bad when any channel exceeds one,
+ * or skip when one has no value.
+ */
+static int judge(const char *dir, const GArray *limits, char **want, const char *what)
+{
+	const char *probe = irqstorm_stage_name(IRQSTORM_STAGE_PROBE);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(IrqstormSummary) s = irqstorm_summary_load(dir, &err);
+	g_autoptr(GArray) channels = NULL;
 	gboolean bad = FALSE;
 
 	if (!s)
 		return bisect_end(BISECT_SKIP, "%s", err->message);
+	channels = irqstorm_summaries_channels(&s, 1, (const char *const *)want, FALSE, &err);
+	if (!channels)
+		return bisect_end(BISECT_ABORT, "%s", err->message);
 	for (guint i = 0; i < limits->len; i++) {
 		const BisectLimit *l = &g_array_index(limits, BisectLimit, i);
-		const IrqstormStageStats *st = irqstorm_summary_stage_sampled(s, l->stage);
-		double v = st ? st->v[l->stat] : 0;
+		gboolean once = !strcmp(l->stage, probe);
 
-		if (!st)
-			return bisect_end(BISECT_SKIP, "%s: stage %s has no samples in %s",
-					  what, l->stage, dir);
-		printf("bisect-step: %s: %s.%s = %.3f us, limit %.3f us: %s\n", what, l->stage,
-		       irqstorm_stat_title(l->stat), v / 1e3, l->limit_ns / 1e3,
-		       v > l->limit_ns ? "EXCEEDED" : "held");
-		bad |= v > l->limit_ns;
+		for (guint k = 0; k < (once ? 1 : channels->len); k++) {
+			int c = once ? IRQSTORM_CHANNELS_POOLED : g_array_index(channels, int, k);
+			g_autofree char *where = !once && irqstorm_channels_split(channels) ?
+				irqstorm_summaries_channel_title(&s, 1, c) : NULL;
+			int v = judge_limit(s, l, c, where, what, dir);
+
+			if (v < 0)
+				return BISECT_SKIP;
+			bad |= v;
+		}
 	}
 	printf("bisect-step: %s: %s (exit %d); results in %s\n", what, bad ? "bad" : "good",
 	       bad ? BISECT_BAD : BISECT_GOOD, dir);
@@ -174,7 +213,7 @@ static int judge(const char *dir, const GArray *limits, const char *what)
 }
 
 /* Build, run, write; then judge. Every failure here is this commit's. */
-static int step(IrqstormScenario *sc, const char *out, const GArray *limits)
+static int step(IrqstormScenario *sc, const char *out, const GArray *limits, char **want)
 {
 	const IrqstormGuestBuilder builder = irqstorm_cmd_guest_builder();
 	IrqstormRunSettings set = {
@@ -200,7 +239,7 @@ static int step(IrqstormScenario *sc, const char *out, const GArray *limits)
 		return bisect_end(BISECT_SKIP, "the run in %s did not complete or failed a "
 				  "cross-check (its summary.json says why)", dir);
 	src = g_path_get_basename(dir);
-	return judge(dir, limits, src);
+	return judge(dir, limits, want, src);
 }
 
 /* Results inside the tree would change what the next step builds. */
@@ -215,14 +254,18 @@ static gboolean inside(const char *path, const char *tree)
 /* irqstorm bisect-step SCENARIO --tree DIR --limit STAGE.STAT=US... */
 int irqstorm_cmd_bisect_step(int argc, char **argv)
 {
-	g_autofree char *tree = NULL, *out = NULL;
-	g_auto(GStrv) sets = NULL, limit_texts = NULL;
+	g_autofree char *tree = NULL, *out = NULL, *judged = NULL;
+	g_auto(GStrv) sets = NULL, limit_texts = NULL, channels = NULL;
 	const GOptionEntry entries[] = {
 		{ "tree", 't', 0, G_OPTION_ARG_FILENAME, &tree,
 		  "The kernel tree to build, as checked out (required)", "DIR" },
 		{ "limit", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &limit_texts,
 		  "Bad when STAGE's STAT exceeds this many us, e.g. done.p99=50 "
 		  "(required, repeatable)", "STAGE.STAT=US" },
+		IRQSTORM_CMD_OPTION_CHANNEL(&channels),
+		{ "judge", 0, 0, G_OPTION_ARG_FILENAME, &judged,
+		  "Build and run nothing: judge the results in DIR (a step's, or any "
+		  "run's) by the limits", "DIR" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
 		  "Override a scenario key, e.g. kernel.flavour=dyn (repeatable)",
 		  "GROUP.KEY=VALUE" },
@@ -241,9 +284,10 @@ int irqstorm_cmd_bisect_step(int argc, char **argv)
 	g_array_set_clear_func(limits, (GDestroyNotify)bisect_limit_clear);
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
 		return BISECT_ABORT;
-	if (argc != 2 || !tree || !limit_texts)
+	if (judged ? argc != 1 || !limit_texts : argc != 2 || !tree || !limit_texts)
 		return bisect_end(BISECT_ABORT, "bisect-step needs SCENARIO, --tree DIR and at "
-				  "least one --limit STAGE.STAT=US (irqstorm bisect-step --help)");
+				  "least one --limit STAGE.STAT=US, or --judge DIR and a --limit "
+				  "(irqstorm bisect-step --help)");
 	for (gsize i = 0; limit_texts[i]; i++) {
 		BisectLimit l = { 0 };
 		g_autofree char *why = limit_parse(limit_texts[i], &l);
@@ -251,6 +295,11 @@ int irqstorm_cmd_bisect_step(int argc, char **argv)
 		if (why)
 			return bisect_end(BISECT_ABORT, "%s", why);
 		g_array_append_val(limits, l);
+	}
+	if (judged) {
+		g_autofree char *what = g_path_get_basename(judged);
+
+		return judge(judged, limits, channels, what);
 	}
 	sc = load(argv[1], tree, sets, &err);
 	if (!sc)
@@ -261,5 +310,5 @@ int irqstorm_cmd_bisect_step(int argc, char **argv)
 		return bisect_end(BISECT_ABORT, "--out %s is inside the tree %s: results there "
 				  "would change the tree each step builds; give --out DIR "
 				  "outside it", out, sc->source);
-	return step(sc, out, limits);
+	return step(sc, out, limits, channels);
 }

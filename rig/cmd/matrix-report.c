@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "compare.h"
 #include "core/json-build.h"
 #include "core/output.h"
 
@@ -50,19 +51,41 @@ static int cell_signal(const IrqstormCellRun *r)
 	return WTERMSIG(r->child.wait_status);
 }
 
-/* Per stage of the cell's summary, the json_stats in ns (null: none). */
-static void add_cell_stages(JsonBuilder *b, const IrqstormSummary *s)
+/* Per stage of stages (of IrqstormStageStats), the json_stats in ns
+ * (null: none). */
+static void add_stage_stats(JsonBuilder *b, const GPtrArray *stages)
 {
 	json_builder_set_member_name(b, "stages");
 	json_builder_begin_object(b);
-	for (guint i = 0; s && i < s->stages->len; i++) {
-		const IrqstormStageStats *st = s->stages->pdata[i];
+	for (guint i = 0; stages && i < stages->len; i++) {
+		const IrqstormStageStats *st = stages->pdata[i];
 
 		json_builder_set_member_name(b, st->name);
 		json_builder_begin_object(b);
 		for (gsize k = 0; k < G_N_ELEMENTS(json_stats); k++)
 			irqstorm_json_add_rounded(b, irqstorm_stat_key(json_stats[k]),
 						  st->cycles ? st->v[json_stats[k]] : NAN);
+		json_builder_end_object(b);
+	}
+	json_builder_end_object(b);
+}
+
+/* The cell's stages, pooled, and each channel's ("channels": {"0": {
+ * "name", "stages"}}), as its summary.json has them. */
+static void add_cell_stages(JsonBuilder *b, const IrqstormSummary *s)
+{
+	add_stage_stats(b, s ? s->stages : NULL);
+	json_builder_set_member_name(b, IRQSTORM_KEY_CHANNELS);
+	json_builder_begin_object(b);
+	for (guint i = 0; s && i < s->channels->len; i++) {
+		const IrqstormChannelStats *c = s->channels->pdata[i];
+		char key[12];
+
+		g_snprintf(key, sizeof(key), "%d", c->index);
+		json_builder_set_member_name(b, key);
+		json_builder_begin_object(b);
+		irqstorm_json_add_string(b, IRQSTORM_KEY_CHANNEL_NAME, c->name);
+		add_stage_stats(b, c->stages);
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
@@ -358,16 +381,25 @@ static char *us_text(const IrqstormStageStats *st, IrqstormStat s)
 	return g_strdup_printf("%.3f", st->v[s] / 1e3);
 }
 
-/* The union of the cells' stage names, in order of first appearance. */
-static GPtrArray *matrix_stages(const IrqstormMatrixRun *m)
+/*
+ * The table's column groups (CompareBlock, cmd/compare.h): every stage
+ * any cell has, per channel when the cells have several (each group
+ * titled with its channel: a pooled number would hide one channel's
+ * latency under the other's), the probe once.
+ */
+static GPtrArray *matrix_blocks(const IrqstormMatrixRun *m)
 {
 	g_autoptr(GPtrArray) summaries = g_ptr_array_new();
+	g_autoptr(GArray) channels = NULL;
 
 	for (guint c = 0; c < m->n; c++)
 		if (m->runs[c].summary)
 			g_ptr_array_add(summaries, m->runs[c].summary);
-	return irqstorm_summaries_stage_names((IrqstormSummary *const *)summaries->pdata,
-					      summaries->len);
+	/* Without a channel asked for, every run's channels exist. */
+	channels = irqstorm_summaries_channels((IrqstormSummary *const *)summaries->pdata,
+					       summaries->len, NULL, FALSE, NULL);
+	return irqstorm_compare_blocks((IrqstormSummary *const *)summaries->pdata,
+				       summaries->len, NULL, channels);
 }
 
 /* The header row: the varied keys' names, exit, ended, each stage's stats. */
@@ -387,8 +419,8 @@ static char **header_row(const IrqstormMatrixRun *m, guint nstages)
 	return (char **)g_ptr_array_free(row, FALSE);
 }
 
-/* A cell's row: its values, exit, how it ended, each stage's stats (us). */
-static char **cell_row(const IrqstormCellRun *r, GPtrArray *stages)
+/* A cell's row: its values, exit, how it ended, each block's stats (us). */
+static char **cell_row(const IrqstormCellRun *r, GPtrArray *blocks)
 {
 	GPtrArray *row = g_ptr_array_new();
 
@@ -397,9 +429,11 @@ static char **cell_row(const IrqstormCellRun *r, GPtrArray *stages)
 	g_ptr_array_add(row, cell_exit_text(r));
 	g_ptr_array_add(row, g_strdup(r->state == IRQSTORM_CELL_RUNNING ? "running" :
 				      irqstorm_cell_end_name(r->end)));
-	for (guint s = 0; s < stages->len; s++) {
+	for (guint s = 0; s < blocks->len; s++) {
+		const CompareBlock *blk = blocks->pdata[s];
 		const IrqstormStageStats *st = r->summary ?
-			irqstorm_summary_stage(r->summary, stages->pdata[s]) : NULL;
+			irqstorm_summary_channel_stage(r->summary, blk->channel, blk->stage) :
+			NULL;
 
 		for (gsize k = 0; k < G_N_ELEMENTS(table_stats); k++)
 			g_ptr_array_add(row, us_text(st, table_stats[k]));
@@ -411,26 +445,32 @@ static char **cell_row(const IrqstormCellRun *r, GPtrArray *stages)
 /*
  * One row per cell: the varied values (left-aligned), the exit and how
  * the cell ended, then p99 and max (us, right-aligned) of every stage any
- * cell has, each stage's name over its columns, three spaces before it.
+ * cell has (of each channel, when the cells have several: "channel 0
+ * (critical) done"), its name over its columns, three spaces before it.
  */
 static GString *matrix_table(const IrqstormMatrixRun *m)
 {
-	g_autoptr(GPtrArray) stages = matrix_stages(m);
+	g_autoptr(GPtrArray) blocks = matrix_blocks(m);
 	guint s0 = m->plan->varies->len + 2, per = G_N_ELEMENTS(table_stats);
-	g_autoptr(IrqstormTable) t = irqstorm_table_new(s0 + per * stages->len);
+	g_autoptr(IrqstormTable) t = irqstorm_table_new(s0 + per * blocks->len);
 	GString *out = g_string_new(NULL);
 
 	irqstorm_table_align_right(t, s0);
-	for (guint s = 0; s < stages->len; s++) {
+	for (guint s = 0; s < blocks->len; s++) {
+		const CompareBlock *blk = blocks->pdata[s];
+		g_autofree char *head = blk->title ? g_strdup_printf("%s %s", blk->title,
+								     blk->stage) :
+				       g_strdup(blk->stage);
+
 		irqstorm_table_set_gap(t, s0 + per * s, 3);
-		irqstorm_table_add_heading(t, s0 + per * s, per, stages->pdata[s]);
+		irqstorm_table_add_heading(t, s0 + per * s, per, head);
 	}
-	irqstorm_table_add_row(t, header_row(m, stages->len));
+	irqstorm_table_add_row(t, header_row(m, blocks->len));
 	for (guint c = 0; c < m->n; c++)
 		if (m->runs[c].state != IRQSTORM_CELL_OTHER_SHARD)
-			irqstorm_table_add_row(t, cell_row(&m->runs[c], stages));
+			irqstorm_table_add_row(t, cell_row(&m->runs[c], blocks));
 	/* Without stages (no cell has a summary) there is no stage header. */
-	if (stages->len)
+	if (blocks->len)
 		g_string_append(out, "p99 and max in us of virtual time from the raise\n");
 	irqstorm_table_render(t, out);
 	return out;

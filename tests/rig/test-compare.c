@@ -748,6 +748,36 @@ static void test_cmd_channels(Fixture *f, gconstpointer data)
 	g_assert_nonnull(strstr(err5, "no run has a channel 'bulk' (channels: 0 (critical), 1)"));
 }
 
+/* bisect-step's limits, judged on results as they are (--judge): per
+ * channel, bad when any is over, each line naming it; the probe once;
+ * one channel's runs as before. */
+static void test_bisect_judge(Fixture *f, gconstpointer data)
+{
+	g_autofree char *low = write_two(f->root, "low", 645864, 645900, 40000);
+	const char *const over[] = { "bisect-step", "--judge", low, "--limit", "done.p99=100",
+				     "--limit", "probe.max=10", NULL };
+	const char *const bulk[] = { "bisect-step", "--judge", low, "--limit", "done.p99=100",
+				     "--channel", "1", NULL };
+	const char *const one[] = { "bisect-step", "--judge", f->storm, "--limit",
+				    "done.p99=20", NULL };
+	g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+
+	g_assert_cmpint(tu_run(NULL, over, NULL, &out, NULL), ==, 1);
+	g_assert_nonnull(strstr(out, "bisect-step: low: channel 0 (critical): done.p99 = "
+				"645.900 us, limit 100.000 us: EXCEEDED\n"));
+	g_assert_nonnull(strstr(out, "bisect-step: low: channel 1: done.p99 = 40.000 us, "
+				"limit 100.000 us: held\n"));
+	g_assert_nonnull(strstr(out, "bisect-step: low: probe.max = 8.000 us, limit 10.000 us: "
+				"held\n"));
+	g_assert_cmpuint(tu_count(out, "probe.max"), ==, 1);
+	g_assert_nonnull(strstr(out, "bisect-step: low: bad (exit 1)"));
+	g_assert_cmpint(tu_run(NULL, bulk, NULL, &out2, NULL), ==, 0);
+	g_assert_null(strstr(out2, "channel 0"));
+	g_assert_cmpint(tu_run(NULL, one, NULL, &out3, NULL), ==, 0);
+	g_assert_nonnull(strstr(out3, "bisect-step: storm: done.p99 = 18.000 us, limit "
+				"20.000 us: held\n"));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -774,6 +804,7 @@ int main(int argc, char **argv)
 	ADD("/compare/cmd/usage", test_cmd_usage);
 	ADD("/compare/cmd/incomplete", test_cmd_incomplete);
 	ADD("/compare/cmd/channels", test_cmd_channels);
+	ADD("/compare/bisect-step/judge", test_bisect_judge);
 #undef ADD
 	return g_test_run();
 }

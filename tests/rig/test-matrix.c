@@ -364,6 +364,14 @@ static const char fake_script[] =
 	" \"done\": {\"cycles\": 10, \"min\": 1100, \"avg\": 1600, \"max\": 12345, \"p50\": 2000,"
 	" \"p90\": 3000, \"p99\": 4000, \"p99_9\": 12345, \"p99_99\": 12345}}\n"
 	"EOF\n"
+	"[ -z \"${FAKE_CHANNELS:-}\" ] || cat <<EOF\n"
+	", \"channels\": {\"0\": {\"name\": \"critical\", \"stages\": {\n"
+	" \"done\": {\"cycles\": 5, \"min\": 1100, \"avg\": 1600, \"max\": 2000, \"p50\": 2000,"
+	" \"p90\": 2000, \"p99\": 2000, \"p99_9\": 2000, \"p99_99\": 2000}}},\n"
+	" \"1\": {\"stages\": {\"done\": {\"cycles\": 5, \"min\": 1100, \"avg\": 1600,"
+	" \"max\": 12345, \"p50\": 3000, \"p90\": 4000, \"p99\": 12345, \"p99_9\": 12345,"
+	" \"p99_99\": 12345}}}}\n"
+	"EOF\n"
 	"echo '}'\n"
 	"} > \"$out/summary.json\"\n"
 	"if [ -n \"${FAKE_HIST:-}\" ]; then\n"
@@ -535,6 +543,29 @@ static void test_run_cells(Fixture *f, gconstpointer data)
 				     "rate  threading  exit  ended      p99    max     p99     max\n"
 				     "1000  hardirq    0     passed   3.000  9.000   4.000  12.345\n"));
 	g_assert_cmpuint(tu_count(out, "  0     passed   3.000  9.000   4.000  12.345\n"), ==, 4);
+}
+
+/* Cells of two channels: a column group per channel and stage, titled with
+ * the channel; matrix.json has each channel's stages too. */
+static void test_channels(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "--vary", "channel0.rate=1000,2000", NULL };
+	const char *const env[] = { "FAKE_CHANNELS=1", NULL };
+	g_autofree char *out = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonObject *root, *cell, *ch0;
+
+	g_assert_cmpint(matrix(f, args, env, &out, NULL), ==, 0);
+	g_assert_nonnull(strstr(out, "channel 0 (critical) done"));
+	g_assert_nonnull(strstr(out, "channel 1 done"));
+	g_assert_null(strstr(out, "hardirq"));
+	g_assert_cmpuint(tu_count(out, "2.000   12.345  12.345\n"), ==, 2);
+	root = load_matrix_json(f, parser);
+	cell = json_array_get_object_element(json_object_get_array_member(root, "cells"), 0);
+	ch0 = json_object_get_object_member(json_object_get_object_member(cell, "channels"), "0");
+	g_assert_cmpstr(json_object_get_string_member(ch0, "name"), ==, "critical");
+	g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(
+		json_object_get_object_member(ch0, "stages"), "done"), "p99"), ==, 2000);
 }
 
 /* A second run of the same matrix runs nothing; a cell without a complete
@@ -1338,6 +1369,7 @@ int main(int argc, char **argv)
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/matrix/cmd/cells", test_run_cells);
 	ADD("/matrix/cmd/resume", test_resume);
+	ADD("/matrix/cmd/channels", test_channels);
 	ADD("/matrix/cmd/resume-other", test_resume_other);
 	ADD("/matrix/cmd/jobs", test_jobs);
 	ADD("/matrix/cmd/exit-codes", test_exit_codes);
