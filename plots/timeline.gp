@@ -16,14 +16,21 @@
 #   output  file to write                      (default "timeline.<format>")
 #   title   plot title                         (default "irqstorm latency over time")
 #
-# Columns are found by their header names (t_raise, t_done, flags), never by
-# position, so columns added later do not matter. Only records whose flags
-# have bit 2 (DONE, value 4) set have a t_done; the others are skipped. A
-# record whose flags have bit 9 (PROBE, value 512) is the probe's (channel
-# 255), not an interrupt's: its t_done - t_raise is the probe stage, and it
-# is drawn apart, so that the interrupts' series is the done stage. Each
-# series has its stage's colour (stages.gp, beside this script). All stamps
-# are ns of QEMU's virtual clock.
+# Columns are found by their header names (t_raise, t_done, flags, channel),
+# never by position, so columns added later do not matter. Only records
+# whose flags have bit 2 (DONE, value 4) set have a t_done; the others are
+# skipped. A record whose flags have bit 9 (PROBE, value 512) is the
+# probe's (channel 255), not an interrupt's: its t_done - t_raise is the
+# probe stage, and it is drawn apart, so that the interrupts' series is the
+# done stage. Each series has its stage's colour (stages.gp, beside this
+# script). All stamps are ns of QEMU's virtual clock.
+#
+# A run of several channels draws each channel's interrupts as a series of
+# its own (a pooled cloud would hide which channel is slow): give
+#   channels       the channels' numbers, space-separated ("0 1")
+#   channel_titleN each one's legend name ("channel 0 (critical)")
+# Each channel's series then takes a run colour of stages.gp, none of them
+# a stage's.
 
 if (!exists("input")) input = "records.csv"
 if (!exists("format")) format = "png"
@@ -41,33 +48,45 @@ set datafile separator ","
 set datafile columnheaders
 
 # ---- the numbers ------------------------------------------------------
+if (!exists("channels")) channels = ""
 done(f) = (int(f) & 4) != 0
 probe(f) = (int(f) & 512) != 0
-# the latency of a done record of the kind (probe or not), else NaN
-lat(want_probe) = done(column("flags")) && probe(column("flags")) == want_probe ? \
+# Series k: 1..4 channel k - 1 (or, without channels, k = 1 every
+# interrupt), 5 the probe. The latency of a done record of series k, else NaN.
+in_series(k) = k == 5 ? probe(column("flags")) : !probe(column("flags")) && \
+	(channels eq "" || int(column("channel")) == k - 1)
+lat(k) = done(column("flags")) && in_series(k) ? \
 	(column("t_done") - column("t_raise")) / 1e3 : NaN
 # (stats defines nothing on a file without records: only a header)
 stats input using (column("t_raise")) nooutput
 nrecords = exists("STATS_records") ? STATS_records : 0
-array n[2]
-array mean[2]
-array lmax[2]
-n[1] = 0
-n[2] = 0
+array n[5]
+array mean[5]
+array lmax[5]
+# the series drawn: channels' numbers + 1 (or "1"), then "5" for the probe
+kinds_all = channels eq "" ? "1 5" : ""
+do for [w in channels] { kinds_all = kinds_all . sprintf("%d ", int(w) + 1) }
+if (channels ne "") { kinds_all = kinds_all . "5" }
+do for [k = 1:5] { n[k] = 0 }
 if (nrecords > 0) {
 	t0 = STATS_min
-	do for [k = 1:2] {
-		stats input using (lat(k == 2) == lat(k == 2) ? 1 : 0) nooutput
+	do for [w in kinds_all] {
+		k = int(w)
+		stats input using (lat(k) == lat(k) ? 1 : 0) nooutput
 		n[k] = int(STATS_sum)
 		if (n[k] > 0) {
-			stats input using (lat(k == 2)) nooutput
+			stats input using (lat(k)) nooutput
 			mean[k] = STATS_mean
 			lmax[k] = STATS_max
 		}
 	}
 }
-series_title(k) = sprintf("%s: %d events, mean %.2f us, max %.3f us", \
-	k == 1 ? "interrupts, done - raise" : "probe (wake-up lateness)", n[k], mean[k], lmax[k])
+series_name(k) = k == 5 ? "probe (wake-up lateness)" : channels eq "" ? \
+	"interrupts, done - raise" : value(sprintf("channel_title%d", k - 1)) . ", done - raise"
+series_title(k) = sprintf("%s: %d events, mean %.2f us, max %.3f us", series_name(k), \
+	n[k], mean[k], lmax[k])
+series_colour(k) = k == 5 ? stage_colour("probe", 2) : channels eq "" ? \
+	stage_colour("done", 1) : run_colour(k)
 
 # ---- output -------------------------------------------------------------
 if (format eq "svg") {
@@ -87,7 +106,11 @@ set ylabel "latency from the raise (us)"
 set grid
 set key top right noenhanced box opaque
 
-if (n[1] + n[2] == 0) {
+# the series with events
+kinds = ""
+total = 0
+do for [w in kinds_all] { if (n[int(w)] > 0) { kinds = kinds . w . " "; total = total + n[int(w)] } }
+if (total == 0) {
 	set label 1 sprintf("no completed event among %d records", nrecords) at graph 0.5, 0.5 center
 	set xrange [0:1]
 	set yrange [0:1]
@@ -97,12 +120,9 @@ if (n[1] + n[2] == 0) {
 	set autoscale xfixmax
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.08, 0
-	# the series with events: "1" interrupts, "2" the probe
-	kinds = (n[1] > 0 ? "1 " : "") . (n[2] > 0 ? "2" : "")
-	plot for [w in kinds] input using ((column("t_raise") - t0) / 1e9):(lat(w eq "2")) \
+	plot for [w in kinds] input using ((column("t_raise") - t0) / 1e9):(lat(int(w))) \
 		with points pointtype 7 pointsize 0.4 \
-		linecolor rgb stage_colour(w eq "1" ? "done" : "probe", int(w)) \
-		title series_title(int(w))
+		linecolor rgb series_colour(int(w)) title series_title(int(w))
 }
 
 set output

@@ -50,7 +50,9 @@ static const char explain_description[] =
 	"\n"
 	"Events: --event SEQ (a seq of records.csv), else the --top N worst of\n"
 	"the stage among the events the statistics cover (not the [run] warmup\n"
-	"nor the stop tail: the worst the summary reports). Stage: --stage,\n"
+	"nor the stop tail: the worst the summary reports), of each channel\n"
+	"apart in a run of several (one channel's long events would crowd out\n"
+	"another's; --channel N|NAME: that one only). Stage: --stage,\n"
 	"else that of the run's first exceeded threshold, else done. A stage's\n"
 	"span is cut at the event's points, raise->hardirq->thread->bh->done\n"
 	"(those it has); the probe's is expected->wake-up.\n"
@@ -219,16 +221,86 @@ static gint worst_first(gconstpointer a, gconstpointer b)
 	return x->rec.seq < y->rec.seq ? -1 : 1;
 }
 
-/* The events asked for (seqs), else the top worst of stage st. */
+/*
+ * The channels --top looks at, as a mask of bits: those of want (each a
+ * number or a [channelN] name of an active channel), else every active
+ * channel; an error names the channels there are.
+ */
+static guint channels_wanted(const IrqstormScenario *sc, char **want, GError **error)
+{
+	guint active = irqstorm_scenario_channel_mask(sc), mask = 0;
+
+	for (gsize k = 0; want && want[k]; k++) {
+		guint bit = 0;
+
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS && !bit; n++) {
+			char num[4];
+
+			g_snprintf(num, sizeof(num), "%u", n);
+			if ((active & 1u << n) &&
+			    (!strcmp(want[k], num) || !strcmp(want[k], sc->ch[n].name)))
+				bit = 1u << n;
+		}
+		if (!bit) {
+			g_autoptr(GString) list = g_string_new(NULL);
+
+			for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+				if (active & 1u << n)
+					g_string_append_printf(list, "%s%u%s%s%s", list->len ? ", " : "",
+							       n, *sc->ch[n].name ? " (" : "",
+							       sc->ch[n].name,
+							       *sc->ch[n].name ? ")" : "");
+			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "--channel %s: the run has no such channel (channels: %s)",
+				    want[k], list->str);
+			return 0;
+		}
+		mask |= bit;
+	}
+	return mask ? mask : active;
+}
+
+/*
+ * The worst top events of stage st among recs (those of channel ch; any:
+ * -1) that the statistics cover: not the warm-up nor the stop tail (the
+ * worst the summary reports; records.csv has those too), appended to evs.
+ */
+static void worst_events(const GArray *recs, const IrqstormScenario *sc, IrqstormStage st,
+			 int ch, guint top, GPtrArray *evs)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)irqstorm_explain_event_free);
+	guint64 start = recs->len ? g_array_index(recs, struct irqstorm_record, 0).t_raise : 0;
+	guint64 warmup = sc->warmup_ms * G_GUINT64_CONSTANT(1000000);
+	guint64 duration = sc->duration_ms * G_GUINT64_CONSTANT(1000000);
+	const char *why;
+
+	for (guint i = 0; i < recs->len; i++) {
+		const struct irqstorm_record *r = &g_array_index(recs, struct irqstorm_record, i);
+		IrqstormExplainEvent *ev;
+
+		if (!irqstorm_in_window(start, r->t_raise, warmup, duration) ||
+		    (ch >= 0 && r->channel != (guint)ch))
+			continue;
+		ev = irqstorm_explain_event_new(r, st, &why);
+		if (ev)
+			g_ptr_array_add(all, ev);
+	}
+	g_ptr_array_sort(all, worst_first);
+	for (guint i = 0; i < top && all->len; i++)
+		g_ptr_array_add(evs, g_ptr_array_steal_index(all, 0));
+}
+
+/* The events asked for (seqs), else the top worst of stage st: of each
+ * channel of mask apart when the run has several (one channel's slow
+ * events would crowd out another's), the probe's once. */
 static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
-			      IrqstormStage st, char **seqs, guint top, GError **error)
+			      IrqstormStage st, char **seqs, guint top, guint mask,
+			      GError **error)
 {
 	g_autoptr(GPtrArray) evs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)irqstorm_explain_event_free);
 	const char *why;
-	guint64 start = recs->len ? g_array_index(recs, struct irqstorm_record, 0).t_raise : 0;
-	guint64 warmup = sc->warmup_ms * G_GUINT64_CONSTANT(1000000);
-	guint64 duration = sc->duration_ms * G_GUINT64_CONSTANT(1000000);
 
 	for (guint i = 0; seqs && seqs[i]; i++) {
 		guint64 seq;
@@ -252,21 +324,14 @@ static GPtrArray *pick_events(const GArray *recs, const IrqstormScenario *sc,
 	}
 	if (seqs && seqs[0])
 		return g_steal_pointer(&evs);
-	/* The worst as the statistics have them: of the window, not the
-	 * warm-up nor the stop tail (records.csv has those too). */
-	for (guint i = 0; i < recs->len; i++) {
-		const struct irqstorm_record *r = &g_array_index(recs, struct irqstorm_record, i);
-		IrqstormExplainEvent *ev;
-
-		if (!irqstorm_in_window(start, r->t_raise, warmup, duration))
-			continue;
-		ev = irqstorm_explain_event_new(r, st, &why);
-		if (ev)
-			g_ptr_array_add(evs, ev);
+	if (irqstorm_stage_is_probe(st) ||
+	    (mask == irqstorm_scenario_channel_mask(sc) && !(mask & (mask - 1)))) {
+		worst_events(recs, sc, st, -1, top, evs);
+	} else {
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+			if (mask & 1u << n)
+				worst_events(recs, sc, st, (int)n, top, evs);
 	}
-	g_ptr_array_sort(evs, worst_first);
-	if (evs->len > top)
-		g_ptr_array_set_size(evs, top);
 	if (!evs->len)
 		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 			    "no event of the run has the %s stage", irqstorm_stage_name(st));
@@ -499,11 +564,15 @@ int irqstorm_cmd_explain(int argc, char **argv)
 	g_autofree char *stage = NULL, *at = NULL;
 	gboolean gdb = FALSE, no_names = FALSE;
 	gint top = 5;
+	g_auto(GStrv) channel_args = NULL;
+	guint mask;
 	const GOptionEntry entries[] = {
 		{ "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &seqs,
 		  "Explain the event with this seq of records.csv (repeatable)", "SEQ" },
 		{ "top", 't', 0, G_OPTION_ARG_INT, &top,
-		  "Without --event, the N worst events of the stage (default 5)", "N" },
+		  "Without --event, the N worst events of the stage (default 5), of "
+		  "each channel", "N" },
+		IRQSTORM_CMD_OPTION_CHANNEL(&channel_args),
 		{ "stage", 0, 0, G_OPTION_ARG_STRING, &stage,
 		  "The stage to explain (default: the first exceeded threshold's, "
 		  "else done)", "STAGE" },
@@ -547,7 +616,10 @@ int irqstorm_cmd_explain(int argc, char **argv)
 	}
 	if (gdb)
 		return gdb_event(src, seqs[0], at ? at : "raise");
-	evs = pick_events(src->records, src->scenario, st, seqs, top, &err);
+	mask = channels_wanted(src->scenario, channel_args, &err);
+	if (!mask)
+		return irqstorm_usage_error(ctx, "%s", err->message);
+	evs = pick_events(src->records, src->scenario, st, seqs, top, mask, &err);
 	if (!evs)
 		return irqstorm_cmd_fail("%s", err->message);
 	return explain(src, evs, !no_names);

@@ -103,12 +103,13 @@ static gboolean has_samples(const IrqstormSummary *s)
 	return FALSE;
 }
 
-/* Has it a sample of a stage the breakdown stacks (from the raise)? */
-static gboolean has_breakdown(const IrqstormSummary *s)
+/* Has it a sample of a stage the breakdown stacks (from the raise), in
+ * channel c? */
+static gboolean has_breakdown(const IrqstormSummary *s, int c)
 {
 	for (int st = 0; s && st < IRQSTORM_STAGE_COUNT; st++)
 		if (irqstorm_stage_from_raise(st) &&
-		    irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st)))
+		    irqstorm_summary_channel_stage_sampled(s, c, irqstorm_stage_name(st)))
 			return TRUE;
 	return FALSE;
 }
@@ -128,49 +129,102 @@ static void say_no_samples(const PlotRun *r, const char *what)
 	g_printerr("irqstorm: %s: no stage has a sample%s: %s\n", r->dir, why->str, what);
 }
 
-/* histogram, percentiles and timeline of one run, into out/. */
-static void plot_run(Plotter *p, const PlotRun *r, const char *out)
+/* Channel c's title in run r: "channel 0 (critical)". */
+static char *channel_title(const PlotRun *r, int c)
 {
-	g_autofree char *hist = irqstorm_run_path(r->dir, IRQSTORM_FILE_HISTOGRAM);
-	g_autofree char *csv = irqstorm_run_path(r->dir, IRQSTORM_FILE_RECORDS);
+	return irqstorm_summaries_channel_title(&r->summary, 1, c);
+}
+
+/* Run r's histogram file of channel c (IRQSTORM_CHANNELS_POOLED: every
+ * channel's, and the probe). */
+static char *hist_file(const char *dir, int c)
+{
+	return c == IRQSTORM_CHANNELS_POOLED ? irqstorm_run_path(dir, IRQSTORM_FILE_HISTOGRAM) :
+	       irqstorm_run_channel_path(dir, IRQSTORM_FILE_HISTOGRAM_CH, (guint)c);
+}
+
+/* The histogram and percentiles of channel c (titled with it when split)
+ * from its histogram file, into out/. */
+static void plot_hist(Plotter *p, const PlotRun *r, const char *out, int c, gboolean split)
+{
+	g_autofree char *hist = hist_file(r->dir, c);
+	g_autofree char *which = split ? channel_title(r, c) : NULL;
 	static const struct {
 		const char *script;
-		IrqstormRunFile name;
+		IrqstormRunFile name, channel_name;
 		const char *what;
 	} from_hist[] = {
-		{ "histogram.gp", IRQSTORM_FILE_FIG_HISTOGRAM, "latency histogram" },
-		{ "percentiles.gp", IRQSTORM_FILE_FIG_PERCENTILES, "latency tail (1 - CDF)" },
+		{ "histogram.gp", IRQSTORM_FILE_FIG_HISTOGRAM, IRQSTORM_FILE_FIG_HISTOGRAM_CH,
+		  "latency histogram" },
+		{ "percentiles.gp", IRQSTORM_FILE_FIG_PERCENTILES,
+		  IRQSTORM_FILE_FIG_PERCENTILES_CH, "latency tail (1 - CDF)" },
 	};
 
 	if (!g_file_test(hist, G_FILE_TEST_IS_REGULAR)) {
 		g_printerr("irqstorm: %s: no such file (not a finished run?): "
 			   "no histogram, no percentiles\n", hist);
 		p->failed = TRUE;
-	} else {
-		for (gsize i = 0; i < G_N_ELEMENTS(from_hist); i++) {
-			g_autoptr(GString) e = g_string_new(NULL);
-			g_autofree char *title = run_title(r, from_hist[i].what);
-			g_autofree char *base = irqstorm_run_path(out, from_hist[i].name);
-
-			param_path(e, "input", hist);
-			param_str(e, "title", title);
-			figure(p, from_hist[i].script, e->str, base);
-		}
+		return;
 	}
+	for (gsize i = 0; i < G_N_ELEMENTS(from_hist); i++) {
+		g_autoptr(GString) e = g_string_new(NULL);
+		g_autofree char *what = which ? g_strdup_printf("%s: %s", which,
+							     from_hist[i].what) :
+				       g_strdup(from_hist[i].what);
+		g_autofree char *title = run_title(r, what);
+		g_autofree char *base = c == IRQSTORM_CHANNELS_POOLED ?
+			irqstorm_run_path(out, from_hist[i].name) :
+			irqstorm_run_channel_path(out, from_hist[i].channel_name, (guint)c);
+
+		param_path(e, "input", hist);
+		param_str(e, "title", title);
+		figure(p, from_hist[i].script, e->str, base);
+	}
+}
+
+/* The timeline from records.csv, into out/: each channel of channels a
+ * series of its own when split. */
+static void plot_timeline(Plotter *p, const PlotRun *r, const char *out,
+			  const GArray *channels, gboolean split)
+{
+	g_autofree char *csv = irqstorm_run_path(r->dir, IRQSTORM_FILE_RECORDS);
+	g_autoptr(GString) e = g_string_new(NULL);
+	g_autoptr(GString) list = g_string_new(NULL);
+	g_autofree char *title = run_title(r, "latency over time");
+	g_autofree char *base = irqstorm_run_path(out, IRQSTORM_FILE_FIG_TIMELINE);
 
 	if (!g_file_test(csv, G_FILE_TEST_IS_REGULAR)) {
 		/* Not an error: runs with --no-csv have no records. */
 		g_printerr("irqstorm: %s: no records.csv (run with --no-csv?): no timeline\n",
 			   r->dir);
-	} else {
-		g_autoptr(GString) e = g_string_new(NULL);
-		g_autofree char *title = run_title(r, "latency over time");
-		g_autofree char *base = irqstorm_run_path(out, IRQSTORM_FILE_FIG_TIMELINE);
-
-		param_path(e, "input", csv);
-		param_str(e, "title", title);
-		figure(p, "timeline.gp", e->str, base);
+		return;
 	}
+	param_path(e, "input", csv);
+	param_str(e, "title", title);
+	for (guint k = 0; split && k < channels->len; k++) {
+		int c = g_array_index(channels, int, k);
+		g_autofree char *key = g_strdup_printf("channel_title%d", c);
+		g_autofree char *name = channel_title(r, c);
+
+		if (c == IRQSTORM_CHANNELS_POOLED)
+			continue;
+		g_string_append_printf(list, "%s%d", list->len ? " " : "", c);
+		param_str(e, key, name);
+	}
+	if (list->len)
+		param_str(e, "channels", list->str);
+	figure(p, "timeline.gp", e->str, base);
+}
+
+/* histogram, percentiles (of each channel of channels) and the timeline of
+ * one run, into out/. */
+static void plot_run(Plotter *p, const PlotRun *r, const char *out, const GArray *channels)
+{
+	gboolean split = irqstorm_channels_split(channels);
+
+	for (guint k = 0; k < channels->len; k++)
+		plot_hist(p, r, out, g_array_index(channels, int, k), split);
+	plot_timeline(p, r, out, channels, split);
 }
 
 /* A label as one field of breakdown.gp's tab-separated data file. */
@@ -209,7 +263,7 @@ static void append_field(GString *out, double v)
  * order): each from the previous stage present. A stage without samples is
  * a 0 segment and the next one starts from the last stage present.
  */
-static void segments(const IrqstormSummary *s, IrqstormStat stat, GString *out)
+static void segments(const IrqstormSummary *s, int c, IrqstormStat stat, GString *out)
 {
 	double below = 0;
 
@@ -219,7 +273,7 @@ static void segments(const IrqstormSummary *s, IrqstormStat stat, GString *out)
 
 		if (!irqstorm_stage_from_raise(st))
 			continue;
-		ss = irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st));
+		ss = irqstorm_summary_channel_stage_sampled(s, c, irqstorm_stage_name(st));
 		v = ss ? or0(ss->v[stat]) : NAN;
 		append_field(out, isnan(v) ? 0 : MAX(v - below, 0) / 1e3);
 		if (!isnan(v))
@@ -229,14 +283,14 @@ static void segments(const IrqstormSummary *s, IrqstormStat stat, GString *out)
 
 /* The slowest event from the raise: the last sampled stage's max, in us;
  * -1 when no stage from the raise has a sample. */
-static double slowest(const IrqstormSummary *s)
+static double slowest(const IrqstormSummary *s, int c)
 {
 	for (int st = IRQSTORM_STAGE_COUNT - 1; st >= 0; st--) {
 		const IrqstormStageStats *ss;
 
 		if (!irqstorm_stage_from_raise(st))
 			continue;
-		ss = irqstorm_summary_stage_sampled(s, irqstorm_stage_name(st));
+		ss = irqstorm_summary_channel_stage_sampled(s, c, irqstorm_stage_name(st));
 		if (ss && !isnan(ss->v[IRQSTORM_STAT_MAX]))
 			return ss->v[IRQSTORM_STAT_MAX] / 1e3;
 	}
@@ -264,31 +318,41 @@ static void breakdown_titles(GString *d, guint *n)
 	g_string_append(d, "\tmax\n");
 }
 
-/* breakdown.dat; *n is the number of segments. */
-static gboolean write_breakdown_data(const char *path, const PlotRun *runs,
-				     guint n, guint *segs, GError **error)
+/* breakdown.dat: a bar per run, or per run and channel of channels when
+ * split (named "run: channel 0 (critical)"); *segs is the number of
+ * segments. */
+static gboolean write_breakdown_data(const char *path, const PlotRun *runs, guint n,
+				     const GArray *channels, guint *segs, GError **error)
 {
 	g_autoptr(GString) d = g_string_new(NULL);
+	gboolean split = irqstorm_channels_split(channels);
 
 	breakdown_titles(d, segs);
 	for (guint i = 0; i < n; i++) {
-		g_autofree char *label = NULL;
+		for (guint k = 0; runs[i].summary && k < channels->len; k++) {
+			int c = g_array_index(channels, int, k);
+			g_autofree char *which = split ? channel_title(&runs[i], c) : NULL;
+			g_autofree char *name = which ? g_strdup_printf("%s: %s", runs[i].label,
+									which) :
+					       g_strdup(runs[i].label);
+			g_autofree char *label = data_field(name);
 
-		if (!runs[i].summary)
-			continue;
-		label = data_field(runs[i].label);
-		g_string_append(d, label);
-		segments(runs[i].summary, IRQSTORM_STAT_AVG, d);
-		segments(runs[i].summary, IRQSTORM_STAT_P99, d);
-		append_field(d, slowest(runs[i].summary));
-		g_string_append_c(d, '\n');
+			if (split && !irqstorm_summary_channel(runs[i].summary, c) &&
+			    c != IRQSTORM_CHANNELS_POOLED)
+				continue;
+			g_string_append(d, label);
+			segments(runs[i].summary, c, IRQSTORM_STAT_AVG, d);
+			segments(runs[i].summary, c, IRQSTORM_STAT_P99, d);
+			append_field(d, slowest(runs[i].summary, c));
+			g_string_append_c(d, '\n');
+		}
 	}
 	return g_file_set_contents(path, d->str, (gssize)d->len, error);
 }
 
 /* breakdown.gp over the runs with a summary, to base.{png,svg}. */
 static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
-			   const char *title, const char *base)
+			   const GArray *channels, const char *title, const char *base)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *tmp = g_dir_make_tmp("irqstorm-plot-XXXXXX", &err);
@@ -297,7 +361,8 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 	guint usable = 0, segs = 0;
 
 	for (guint i = 0; i < n; i++)
-		usable += has_breakdown(runs[i].summary);
+		for (guint k = 0; k < channels->len; k++)
+			usable += has_breakdown(runs[i].summary, g_array_index(channels, int, k));
 	if (!usable) {
 		g_printerr("irqstorm: no run has a sample of an interrupt stage: no %s\n", base);
 		p->failed = TRUE;
@@ -309,7 +374,7 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 		return;
 	}
 	data = g_build_filename(tmp, "breakdown.dat", NULL);
-	if (!write_breakdown_data(data, runs, n, &segs, &err)) {
+	if (!write_breakdown_data(data, runs, n, channels, &segs, &err)) {
 		g_printerr("irqstorm: %s\n", err->message);
 		p->failed = TRUE;
 	} else {
@@ -322,27 +387,35 @@ static void plot_breakdown(Plotter *p, const PlotRun *runs, guint n,
 	g_rmdir(tmp);
 }
 
-/* compare.gp: stage of every run overlaid, to out/compare-<stage>. */
+/* compare.gp: stage of every run overlaid, of channel c (titled when
+ * split), to out/compare-<stage>[-ch<c>]. */
 static void plot_compare(Plotter *p, const PlotRun *runs, guint n,
-			 const char *stage, const char *out)
+			 const char *stage, int c, gboolean split, const char *out)
 {
 	g_autoptr(GString) e = g_string_new(NULL);
 	g_autofree char *safe = irqstorm_plot_safe_name(stage);
-	g_autofree char *name = g_strconcat("compare-", safe, NULL);
+	g_autofree char *name = c == IRQSTORM_CHANNELS_POOLED ?
+		g_strconcat("compare-", safe, NULL) :
+		g_strdup_printf("compare-%s-ch%d", safe, c);
 	g_autofree char *base = g_build_filename(out, name, NULL);
-	g_autofree char *title = g_strdup_printf("%s latency of %u runs", stage, n);
+	g_autofree char *which = split ? channel_title(&runs[0], c) : NULL;
+	g_autofree char *title = which ?
+		g_strdup_printf("%s latency of %u runs, %s", stage, n, which) :
+		g_strdup_printf("%s latency of %u runs", stage, n);
 	gboolean sampled = FALSE;
 
 	for (guint i = 0; i < n; i++)
-		sampled = sampled || irqstorm_summary_stage_sampled(runs[i].summary, stage);
+		sampled = sampled || irqstorm_summary_channel_stage_sampled(runs[i].summary, c,
+									    stage);
 	if (!sampled) {
-		g_printerr("irqstorm: no run has a sample of %s: no %s\n", stage, name);
+		g_printerr("irqstorm: no run has a sample of %s%s%s: no %s\n", stage,
+			   which ? " in " : "", which ? which : "", name);
 		p->failed = TRUE;
 		return;
 	}
 	g_string_append_printf(e, "n=%u; ", n);
 	for (guint i = 0; i < n; i++) {
-		g_autofree char *hist = irqstorm_run_path(runs[i].dir, IRQSTORM_FILE_HISTOGRAM);
+		g_autofree char *hist = hist_file(runs[i].dir, c);
 		g_autofree char *key_in = g_strdup_printf("input%u", i + 1);
 		g_autofree char *key_label = g_strdup_printf("label%u", i + 1);
 		g_autofree char *label = g_strdup_printf("%s%s", runs[i].label,
@@ -384,6 +457,14 @@ static const char plot_description[] =
 	"                     (--stage, default done)\n"
 	"Nothing is written into the DIRs then; plot a run alone for its own.\n"
 	"\n"
+	"Runs of several channels are drawn channel by channel, each titled with\n"
+	"its number and [channelN] name: histogram-chN and percentiles-chN (from\n"
+	"histogram-chN.txt), compare-STAGE-chN, a breakdown bar and a timeline\n"
+	"series per channel; a pooled figure would hide one channel's latency\n"
+	"under the other's events. --channel N|NAME draws only that one;\n"
+	"--pooled adds histogram, percentiles and compare-STAGE of every\n"
+	"channel's events pooled (with the probe's), titled so.\n"
+	"\n"
 	"Each written file's path is printed. An incomplete run is plotted with\n"
 	"[INCOMPLETE] in its titles. A run without a sample of any stage (no\n"
 	"records) has no figures, and says so. Needs gnuplot (apt-get install\n"
@@ -397,7 +478,8 @@ static const char plot_description[] =
 	"  irqstorm plot results/default\n"
 	"  irqstorm plot results/default --format both --out figures/\n"
 	"  irqstorm plot results/hardirq results/threaded results/forced --out cmp/\n"
-	"  irqstorm plot results/a results/b --out cmp/ --label before --label after --stage thread\n";
+	"  irqstorm plot results/a results/b --out cmp/ --label before --label after --stage thread\n"
+	"  irqstorm plot results/prio-high results/prio-low --out cmp/ --channel critical\n";
 
 /* --format as FORMAT_* flags; 0 when it is none of them. */
 static guint parse_format(const char *format)
@@ -451,9 +533,19 @@ static gboolean load_runs(PlotRuns *r, char **dirs, guint n, char **labels)
 	return ok;
 }
 
-/* One run: its figures into out (or its DIR), its breakdown too. A run
- * without samples gets none: that is said, and the plot fails. */
-static void plot_one(Plotter *p, const PlotRun *run, const char *out)
+/* Does any channel of channels have a breakdown in s? */
+static gboolean any_breakdown(const IrqstormSummary *s, const GArray *channels)
+{
+	for (guint k = 0; k < channels->len; k++)
+		if (has_breakdown(s, g_array_index(channels, int, k)))
+			return TRUE;
+	return FALSE;
+}
+
+/* One run: its figures into out (or its DIR), its breakdown too, of each
+ * of channels. A run without samples gets none: that is said, and the plot
+ * fails. */
+static void plot_one(Plotter *p, const PlotRun *run, const char *out, const GArray *channels)
 {
 	const char *dest = out ? out : run->dir;
 	g_autofree char *title = run_title(run, "where the time goes");
@@ -464,29 +556,34 @@ static void plot_one(Plotter *p, const PlotRun *run, const char *out)
 		p->failed = TRUE;
 		return;
 	}
-	plot_run(p, run, dest);
-	if (has_breakdown(run->summary))
-		plot_breakdown(p, run, 1, title, base);
+	plot_run(p, run, dest, channels);
+	if (any_breakdown(run->summary, channels))
+		plot_breakdown(p, run, 1, channels, title, base);
 	else	/* the probe alone, say: not an error */
 		g_printerr("irqstorm: %s: no interrupt stage has a sample: no breakdown\n",
 			   run->dir);
 }
 
 /* Several: the comparisons, into out and nowhere else (each run's own
- * figures are plot_one()'s, asked for with the run alone). */
-static void plot_many(Plotter *p, const PlotRuns *r, char **stages, const char *out)
+ * figures are plot_one()'s, asked for with the run alone), of each of
+ * channels. */
+static void plot_many(Plotter *p, const PlotRuns *r, char **stages, const GArray *channels,
+		      const char *out)
 {
 	static const char *const done_only[] = { "done", NULL };
 	const char *const *cmp = stages ? (const char *const *)stages : done_only;
 	g_autofree char *title = g_strdup_printf("where the time goes, %u runs", r->n);
 	g_autofree char *base = g_build_filename(out, "compare-breakdown", NULL);
+	gboolean split = irqstorm_channels_split(channels);
 
 	for (guint i = 0; i < r->n; i++)
 		if (!has_samples(r->runs[i].summary))
 			say_no_samples(&r->runs[i], "\"no samples\" in the comparison");
-	plot_breakdown(p, r->runs, r->n, title, base);
+	plot_breakdown(p, r->runs, r->n, channels, title, base);
 	for (gsize s = 0; cmp[s]; s++)
-		plot_compare(p, r->runs, r->n, cmp[s], out);
+		for (guint k = 0; k < channels->len; k++)
+			plot_compare(p, r->runs, r->n, cmp[s], g_array_index(channels, int, k),
+				     split, out);
 }
 
 /* Every --stage must be a stage of some run. */
@@ -517,6 +614,8 @@ int irqstorm_cmd_plot(int argc, char **argv)
 	g_autofree char *format = NULL;
 	g_auto(GStrv) labels = NULL;
 	g_auto(GStrv) stages = NULL;
+	g_auto(GStrv) channel_args = NULL;
+	gboolean pooled = FALSE;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "Where to write: with one DIR its figures (default: DIR); with "
@@ -526,12 +625,16 @@ int irqstorm_cmd_plot(int argc, char **argv)
 		IRQSTORM_CMD_OPTION_LABEL(&labels),
 		{ "stage", 's', 0, G_OPTION_ARG_STRING_ARRAY, &stages,
 		  "Stage of the compare-STAGE figure (repeatable; default: done)", "NAME" },
+		IRQSTORM_CMD_OPTION_CHANNEL(&channel_args),
+		IRQSTORM_CMD_OPTION_POOLED(&pooled),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = irqstorm_cmd_options(
 		"DIR... - plot finished runs", entries, plot_description);
 	g_auto(PlotRuns) runs = { 0 };
 	g_auto(Plotter) p = { 0 };
+	g_autoptr(GArray) channels = NULL;
+	g_autofree IrqstormSummary **sums = NULL;
 	guint n;
 
 	if (!irqstorm_cmd_parse(ctx, &argc, &argv))
@@ -554,11 +657,16 @@ int irqstorm_cmd_plot(int argc, char **argv)
 	if (!find_gnuplot(&p) || !load_runs(&runs, argv + 1, n, labels) ||
 	    !check_stages(ctx, &runs, stages))
 		return IRQSTORM_EXIT_ERROR;
+	sums = g_new0(IrqstormSummary *, n);
+	for (guint i = 0; i < n; i++)
+		sums[i] = runs.runs[i].summary;
+	if (!(channels = irqstorm_cmd_channels(sums, n, channel_args, pooled)))
+		return IRQSTORM_EXIT_ERROR;
 	if (out && g_mkdir_with_parents(out, 0755) < 0)
 		return irqstorm_cmd_fail("cannot create %s: %s", out, g_strerror(errno));
 	if (n == 1)
-		plot_one(&p, &runs.runs[0], out);
+		plot_one(&p, &runs.runs[0], out, channels);
 	else
-		plot_many(&p, &runs, stages, out);
+		plot_many(&p, &runs, stages, channels, out);
 	return p.failed ? IRQSTORM_EXIT_ERROR : IRQSTORM_EXIT_PASSED;
 }

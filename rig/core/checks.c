@@ -323,30 +323,49 @@ static gboolean check_stalls(Judge *j)
 	return j->res->stalls->len > 0;
 }
 
-/* Each scenario threshold against the all-channel stage it bounds;
- * TRUE if any was exceeded. */
+/* Threshold t against histogram h (of channel ch, or IRQSTORM_NONE). */
+static IrqstormLimitResult limit_judged(const IrqstormThreshold *t, const IrqstormHist *h,
+					int ch)
+{
+	IrqstormLimitResult r = { .threshold = t, .channel = ch };
+
+	r.measured = irqstorm_hist_count(h) > 0;
+	if (r.measured) {
+		r.value_ns = irqstorm_stat_value(h, t->stat);
+		r.exceeded = r.value_ns > t->limit_ns;
+	}
+	return r;
+}
+
+/*
+ * Each scenario threshold against the stage it bounds: in a run of one
+ * channel, its stage; of several, each channel's (a pooled figure would
+ * let one channel's events hide another's), the probe's once. TRUE if
+ * any was exceeded.
+ */
 static gboolean check_thresholds(Judge *j)
 {
 	const GArray *ts = j->sc->thresholds;
-	gboolean any = FALSE;
+	guint mask = irqstorm_scenario_channel_mask(j->sc);
+	gboolean split = (mask & (mask - 1)) != 0, any = FALSE;
 
 	for (guint i = 0; i < ts->len; i++) {
-		IrqstormLimitResult r = {
-			.threshold = &g_array_index(ts, IrqstormThreshold, i),
-		};
+		const IrqstormThreshold *t = &g_array_index(ts, IrqstormThreshold, i);
 		IrqstormStage st;
-		const IrqstormHist *h;
 
-		if (!irqstorm_stage_from_name(r.threshold->stage, &st))
+		if (!irqstorm_stage_from_name(t->stage, &st))
 			continue;	/* the parser admits stage names only */
-		h = j->out->data->all.hist[st];
-		r.measured = irqstorm_hist_count(h) > 0;
-		if (r.measured) {
-			r.value_ns = irqstorm_stat_value(h, r.threshold->stat);
-			r.exceeded = r.value_ns > r.threshold->limit_ns;
+		for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+			gboolean own = split && !irqstorm_stage_is_probe(st);
+			IrqstormLimitResult r;
+
+			if (own ? !(mask & 1u << n) : n > 0)
+				continue;
+			r = limit_judged(t, own ? j->out->data->ch[n].hist[st] :
+					 j->out->data->all.hist[st], own ? (int)n : IRQSTORM_NONE);
+			any |= r.exceeded;
+			g_array_append_val(j->res->limits, r);
 		}
-		any |= r.exceeded;
-		g_array_append_val(j->res->limits, r);
 	}
 	return any;
 }

@@ -24,9 +24,12 @@ typedef enum {
 					 * a livelock: the device ended the storm */
 } IrqstormVerdict;
 
-/* A scenario threshold against what was measured. */
+/* A scenario threshold against what was measured: in a run of several
+ * channels, one per channel (the probe's once: it is the run's). */
 typedef struct {
 	const IrqstormThreshold *threshold;
+	int channel;			/* the channel judged, or IRQSTORM_NONE:
+					 * the run's one channel, or the probe */
 	gboolean measured;		/* the stage had samples */
 	guint64 value_ns;
 	gboolean exceeded;
@@ -36,7 +39,8 @@ typedef struct {
 	gboolean complete;
 	char *incomplete_reason;	/* NULL when complete */
 	GPtrArray *failed_checks;	/* of char *, human-readable */
-	GArray *limits;			/* of IrqstormLimitResult, one per threshold */
+	GArray *limits;			/* of IrqstormLimitResult, one per threshold
+					 * (and channel) */
 	GPtrArray *stalls;		/* why the guest stalled (char *), if it did */
 	IrqstormVerdict verdict;
 } IrqstormChecks;

@@ -272,15 +272,20 @@ static void print_lines(FILE *out, const char *prefix, const GPtrArray *a)
 		fprintf(out, "  %s: %s\n", prefix, (char *)a->pdata[i]);
 }
 
-/* Each threshold against what was measured. */
-static void print_limits(const GArray *limits, FILE *out)
+/* Each threshold against what was measured, in each channel judged. */
+static void print_limits(const IrqstormScenario *sc, const GArray *limits, FILE *out)
 {
 	for (guint i = 0; i < limits->len; i++) {
 		const IrqstormLimitResult *r = &g_array_index(limits, IrqstormLimitResult, i);
 
-		fprintf(out, "  threshold %s %s <= %.3f us: ", r->threshold->stage,
+		fprintf(out, "  threshold %s %s <= %.3f us", r->threshold->stage,
 			irqstorm_stat_key(r->threshold->stat),
 			r->threshold->limit_ns / 1e3);
+		if (r->channel != IRQSTORM_NONE)
+			fprintf(out, ", channel %d%s%s%s", r->channel,
+				*sc->ch[r->channel].name ? " (" : "", sc->ch[r->channel].name,
+				*sc->ch[r->channel].name ? ")" : "");
+		fputs(": ", out);
 		if (!r->measured)
 			fprintf(out, "no samples\n");
 		else
@@ -304,6 +309,6 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 	print_lines(out, "kernel", res->console->kernel_events);
 	print_lines(out, "STALL", res->checks->stalls);
 	print_lines(out, "CHECK FAILED", res->checks->failed_checks);
-	print_limits(res->checks->limits, out);
+	print_limits(sc, res->checks->limits, out);
 	fprintf(out, "  results: %s/\n", res->set->out_dir);
 }

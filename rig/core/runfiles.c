@@ -7,7 +7,7 @@
 
 #include "irqstorm/abi.h"
 
-typedef enum { RUN, CHANNEL, FIGURE, KEPT } Kind;
+typedef enum { RUN, CHANNEL, FIGURE, CHANNEL_FIGURE, KEPT } Kind;
 
 #define IRQSTORM_RUN_FILE_ROW(id, name, writer, kind)	{ name, kind },
 static const struct {
@@ -26,7 +26,8 @@ const char *irqstorm_run_file(IrqstormRunFile f)
 
 char *irqstorm_run_path(const char *dir, IrqstormRunFile f)
 {
-	g_return_val_if_fail(f < IRQSTORM_FILE_COUNT && files[f].kind != CHANNEL, NULL);
+	g_return_val_if_fail(f < IRQSTORM_FILE_COUNT && files[f].kind != CHANNEL &&
+			     files[f].kind != CHANNEL_FIGURE, NULL);
 	return g_build_filename(dir, files[f].name, NULL);
 }
 
@@ -34,7 +35,8 @@ char *irqstorm_run_channel_path(const char *dir, IrqstormRunFile f, guint ch)
 {
 	g_autofree char *name = NULL;
 
-	g_return_val_if_fail(f < IRQSTORM_FILE_COUNT && files[f].kind == CHANNEL, NULL);
+	g_return_val_if_fail(f < IRQSTORM_FILE_COUNT && (files[f].kind == CHANNEL ||
+						       files[f].kind == CHANNEL_FIGURE), NULL);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	name = g_strdup_printf(files[f].name, ch);	/* the table's own format */
@@ -48,6 +50,18 @@ static gboolean remove_path(const char *p, GError **error)
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
 			    "cannot remove old %s: %s", p, g_strerror(errno));
 		return FALSE;
+	}
+	return TRUE;
+}
+
+/* base.png and base.svg. */
+static gboolean remove_figure(const char *base, GError **error)
+{
+	for (guint i = 0; i < 2; i++) {
+		g_autofree char *p = g_strconcat(base, i ? ".svg" : ".png", NULL);
+
+		if (!remove_path(p, error))
+			return FALSE;
 	}
 	return TRUE;
 }
@@ -70,10 +84,12 @@ static gboolean remove_file(const char *dir, IrqstormRunFile f, GError **error)
 		return TRUE;
 	case FIGURE:
 		base = irqstorm_run_path(dir, f);
-		for (guint i = 0; i < 2; i++) {
-			g_autofree char *p = g_strconcat(base, i ? ".svg" : ".png", NULL);
+		return remove_figure(base, error);
+	case CHANNEL_FIGURE:
+		for (guint ch = 0; ch < IRQSTORM_NUM_CHANNELS; ch++) {
+			g_autofree char *p = irqstorm_run_channel_path(dir, f, ch);
 
-			if (!remove_path(p, error))
+			if (!remove_figure(p, error))
 				return FALSE;
 		}
 		return TRUE;

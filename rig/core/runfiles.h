@@ -10,6 +10,7 @@
  *   RUN      written by the run: removed as a run begins;
  *   CHANNEL  one per channel, "name" a format of its number: the same;
  *   FIGURE   "name".png and "name".svg, drawn by irqstorm plot: the same;
+ *   CHANNEL_FIGURE  a FIGURE per channel, "name" a format of its number;
  *   KEPT     not removed: the marker (the run writes it first), and what
  *            later commands add to a finished run.
  */
@@ -36,6 +37,10 @@ G_BEGIN_DECLS
 	X(FIG_PERCENTILES, "percentiles", "irqstorm plot: plots/percentiles.gp", FIGURE) \
 	X(FIG_TIMELINE, "timeline", "irqstorm plot: plots/timeline.gp", FIGURE) \
 	X(FIG_BREAKDOWN, "breakdown", "irqstorm plot: plots/breakdown.gp", FIGURE) \
+	X(FIG_HISTOGRAM_CH, "histogram-ch%u", "irqstorm plot: plots/histogram.gp, a channel's", \
+	  CHANNEL_FIGURE)						\
+	X(FIG_PERCENTILES_CH, "percentiles-ch%u", "irqstorm plot: plots/percentiles.gp, a channel's", \
+	  CHANNEL_FIGURE)						\
 	X(TRACE, "trace.json", "irqstorm export: the run as a timeline", KEPT) \
 	X(EXPLAIN, "explain", "irqstorm explain: its directory", KEPT)
 
@@ -49,7 +54,8 @@ typedef enum {
 /* File f's name ("records.csv"; a CHANNEL's format, a FIGURE's stem). */
 const char *irqstorm_run_file(IrqstormRunFile f);
 
-/* dir/name of file f (a CHANNEL file: of channel ch, else ch unused). */
+/* dir/name of file f (a CHANNEL or CHANNEL_FIGURE file: of channel ch,
+ * with irqstorm_run_channel_path()). */
 char *irqstorm_run_path(const char *dir, IrqstormRunFile f);
 char *irqstorm_run_channel_path(const char *dir, IrqstormRunFile f, guint ch);
 

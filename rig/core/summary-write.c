@@ -48,6 +48,8 @@ static void add_thresholds(JsonBuilder *b, const IrqstormResults *res)
 
 		json_builder_begin_object(b);
 		irqstorm_json_add_string(b, "stage", r->threshold->stage);
+		irqstorm_json_add_rounded(b, "channel", r->channel == IRQSTORM_NONE ? NAN :
+					  r->channel);
 		irqstorm_json_add_string(b, "stat", irqstorm_stat_key(r->threshold->stat));
 		irqstorm_json_add_int(b, "limit_ns", r->threshold->limit_ns);
 		irqstorm_json_add_rounded(b, "value_ns",

@@ -176,4 +176,20 @@ cmp -s "$out/hard/explain/explain.json" "$out/cut/explain/explain.json" ||
 	fail "a failed explain changed the earlier explain.json"
 grep -q "the earlier explain in $out/cut/explain/ is as it was" "$out/msg" ||
 	fail "not said that the earlier explain stays: $(cat "$out/msg")"
+
+# Two channels: --top N is each channel's N worst (channel 1's long PIO
+# handlers would otherwise take every place); --channel picks one, by name.
+"$irqstorm" run "$scenario" --out "$out/two" --quiet "${extra[@]}" --set guest.irq_mode=msix \
+	--set channel0.name=critical --set channel1.pattern=periodic --set channel1.rate=100 \
+	--set channel1.work=pio --set channel1.pio_words=1024 >/dev/null || fail "the two-channel run"
+"$irqstorm" explain "$out/two" --top 1 >/dev/null || fail "explain of two channels"
+[ "$(jq -c '[.events[].channel]' "$out/two/explain/explain.json")" = "[0,1]" ] ||
+	fail "--top 1 of two channels: $(jq -c '[.events[] | {seq, channel}]' "$out/two/explain/explain.json")"
+"$irqstorm" explain "$out/two" --top 2 --channel critical >/dev/null || fail "--channel critical"
+[ "$(jq -c '[.events[].channel]' "$out/two/explain/explain.json")" = "[0,0]" ] ||
+	fail "--channel critical: $(jq -c '[.events[] | {seq, channel}]' "$out/two/explain/explain.json")"
+status=0
+"$irqstorm" explain "$out/two" --channel bulk >"$out/msg" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "the run has no such channel (channels: 0 (critical), 1)" "$out/msg" ||
+	fail "--channel bulk: exit $status: $(cat "$out/msg")"
 echo "explain: ok"
