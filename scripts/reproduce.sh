@@ -315,19 +315,27 @@ hist_data() {
 		}' "$1"
 }
 
-# compare FIGURE STAGE HISTFILE CASE PROFILE...: one stage of several runs
+# compare FIGURE STAGE CHANNEL CASE PROFILE...: one stage of several runs,
+# of one channel (CHANNEL its number, "-": a case of one channel), drawn by
+# `irqstorm plot` as a user gets it (its compare-STAGE[-chN] figure)
 compare() {
-	local out=$1 stage=$2 hist=$3 case=$4 i=0 params=""
+	local out=$1 stage=$2 ch=$3 case=$4 hist=histogram.txt fig tmp
+	local dirs=() labels=() sel=()
 	shift 4
+	[ "$ch" = - ] || { hist=histogram-ch$ch.txt sel=(--channel "$ch"); }
 	echo "# $out.png: $case, the $stage column of $hist of each run (bin, count)" >"$FIG/$out.dat.tmp"
 	for p in "$@"; do
-		i=$((i + 1))
-		params+="input$i=\"$(cell "$case" "$p")/$hist\"; label$i=\"$p\"; "
+		dirs+=("$(cell "$case" "$p")")
+		labels+=(--label "$p")
 		hist_data "$(cell "$case" "$p")/$hist" "$stage" "$p" >>"$FIG/$out.dat.tmp"
 	done
 	mv "$FIG/$out.dat.tmp" "$FIG/$out.dat"
-	gnuplot -e "n=$i; $params stage=\"$stage\"; output=\"$FIG/$out.png\"; title=\"$case: $stage latency\"" \
-		plots/compare.gp
+	tmp=$(mktemp -d)
+	"$IRQSTORM" plot "${dirs[@]}" "${labels[@]}" --stage "$stage" "${sel[@]}" --out "$tmp" >/dev/null
+	fig=compare-$stage
+	[ "$ch" = - ] || fig=$fig-ch$ch
+	mv "$tmp/$fig.png" "$FIG/$out.png"
+	rm -rf "$tmp"
 }
 
 # breakdown_data CASE PROFILE...: what the breakdown draws of each run, from
@@ -344,17 +352,17 @@ breakdown_data() {
 	done
 }
 
-compare ide-pio-probe probe histogram.txt ide-pio hardirq-voluntary forced-full \
+compare ide-pio-probe probe - ide-pio hardirq-voluntary forced-full \
 	threaded-voluntary resched-voluntary threaded-rt
-compare ide-pio-done done histogram.txt ide-pio hardirq-voluntary threaded-full threaded-rt \
+compare ide-pio-done done - ide-pio hardirq-voluntary threaded-full threaded-rt \
 	resched-voluntary
-compare priority-critical thread histogram-ch0.txt priority critical-high critical-low
-compare msi-vs-intx-done done histogram.txt msi-vs-intx intx msi intx-light msi-light
-compare irqd-vs-threads-critical done histogram-ch0.txt irqd-vs-threads per-irq-threads equal-threads \
+compare priority-critical thread 0 priority critical-high critical-low
+compare msi-vs-intx-done done - msi-vs-intx intx msi intx-light msi-light
+compare irqd-vs-threads-critical done 0 irqd-vs-threads per-irq-threads equal-threads \
 	single-irqd
-compare softirq-exit-probe probe histogram.txt softirq-exit none full rt
-compare bh-lock-critical done histogram-ch0.txt bh-lock tasklets bh-off threads
-compare workqueue-probe probe histogram.txt workqueue tasklet-full bh-full kworker-full \
+compare softirq-exit-probe probe - softirq-exit none full rt
+compare bh-lock-critical done 0 bh-lock tasklets bh-off threads
+compare workqueue-probe probe - workqueue tasklet-full bh-full kworker-full \
 	tasklet-rt kworker-rt
 # The stage breakdown of three ways to run the same IDE handler.
 tmp=$(mktemp -d)

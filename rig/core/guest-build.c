@@ -13,6 +13,7 @@
 #include "guest-build.h"
 #include "irqstorm/explain.h"
 #include "machine.h"
+#include "run.h"
 
 /*
  * Missing means not there: no file, or a link into a cache that is gone.
@@ -120,6 +121,9 @@ gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
 	}
 	if (!missing)
 		return TRUE;
+	/* A refusal that needs no kernel comes before minutes of building. */
+	if (!irqstorm_run_check_kernel(set, error))
+		return FALSE;
 	g_printerr("irqstorm: %s not built yet: building now into %s, cached "
 		   "after (a first build takes minutes; docs/building.md)\n",
 		   missing, b->build_dir);

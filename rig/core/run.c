@@ -37,6 +37,7 @@
 #include "qmp.h"
 #include "runfiles.h"
 #include "records.h"
+#include "scenario-names.h"
 
 #define TAIL_LINES	10	/* of qemu.log, when the guest did not power off */
 #define TAIL_BYTES	4096
@@ -218,12 +219,36 @@ static gboolean cpus_check(const IrqstormScenario *sc, GStrv id, GError **error)
 	return FALSE;
 }
 
-/* What the scenario asks of the kernel built for it: checked before booting. */
-static gboolean kernel_capability_check(const IrqstormRunSettings *set, GError **error)
+/*
+ * The identity of the kernel set's scenario boots: its file, or, before a
+ * first build of one of Debian's sources, what that source's identity
+ * will say (scenario-names.c), so that a refusal comes before the build.
+ */
+static char **kernel_identity(const IrqstormRunSettings *set)
 {
 	const IrqstormScenario *sc = set->scenario;
+	const IrqstormDebianSource *d = irqstorm_scenario_debian_source(sc);
 	g_autofree char *kid = irqstorm_machine_kernel_file(sc, "identity");
-	g_auto(GStrv) id = irqstorm_identity_read(set->kernel_dir, kid);
+	char **id = irqstorm_identity_read(set->kernel_dir, kid);
+	g_autoptr(GStrvBuilder) b = NULL;
+	g_autofree char *what = NULL;
+
+	if (id || !d)
+		return id;
+	b = g_strv_builder_new();
+	what = g_strdup_printf("%s, not built yet", d->name);
+	g_strv_builder_add_many(b, irqstorm_identity_key(IRQSTORM_ID_KERNEL_DEBIAN_SOURCE), what,
+				irqstorm_identity_key(IRQSTORM_ID_KERNEL_PREEMPT_MODES),
+				strcmp(sc->flavour, "dyn") ? "" : d->dyn_preempt_modes,
+				irqstorm_identity_key(IRQSTORM_ID_KERNEL_IRQ_THREAD_AFFINITY),
+				d->irq_thread_affinity, NULL);
+	return g_strv_builder_end(b);
+}
+
+gboolean irqstorm_run_check_kernel(const IrqstormRunSettings *set, GError **error)
+{
+	const IrqstormScenario *sc = set->scenario;
+	g_auto(GStrv) id = kernel_identity(set);
 
 	return cpus_check(sc, id, error) && preempt_check(sc, id, error) &&
 	       thread_cpu_check(sc, id, error);
@@ -245,7 +270,7 @@ static gboolean run_prepare(const IrqstormRunSettings *set, RunPaths *p,
 	if (!p->kernel_path)
 		return FALSE;
 	p->initrd_path = artifact(set->initrd_dir, iname, R_OK, error);
-	if (!p->initrd_path || !kernel_capability_check(set, error))
+	if (!p->initrd_path || !irqstorm_run_check_kernel(set, error))
 		return FALSE;
 	if (g_mkdir_with_parents(set->out_dir, 0755) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),

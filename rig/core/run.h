@@ -109,4 +109,12 @@ char *irqstorm_run_pins_differ(const IrqstormRunSettings *set);
  */
 IrqstormRunOutcome *irqstorm_run(const IrqstormRunSettings *set, GError **error);
 
+/*
+ * What set's scenario asks of its kernel (vCPUs, preempt=, thread_cpu)
+ * against the kernel's identity: the one built, or before a first build of
+ * one of Debian's sources what its identity will say. irqstorm_run()
+ * checks it before booting; a command checks it before building.
+ */
+gboolean irqstorm_run_check_kernel(const IrqstormRunSettings *set, GError **error);
+
 #endif /* IRQSTORM_RUN_H */

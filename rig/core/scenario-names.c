@@ -36,21 +36,25 @@ const char *const irqstorm_flavour_names[] = { "rt", "dyn", NULL };
  * applied by default (it is made for 6.12 and ported to 7.3), whether they
  * have PREEMPT_RT (merged in 6.12) and BH workqueues (6.9), and whether
  * their PREEMPT_RT's per-CPU BH lock is a choice (PREEMPT_RT_NEEDS_BH_LOCK,
- * off by default, on 7.x; 6.12's always takes it).
+ * off by default, on 7.x; 6.12's always takes it); what their kernels'
+ * identities say (kernel-preempt-modes of the dyn kernel: 7.x on x86 has
+ * full and lazy only; kernel-irq-thread-affinity: 7.3 binds IRQ threads
+ * to their interrupt's affinity), for refusals before a first build.
  *
- * X(name, suffix, series, rt, bh_workqueue, bh_lock_choice)
+ * X(name, suffix, series, rt, bh_workqueue, bh_lock_choice, dyn preempt
+ *   modes, IRQ thread affinity)
  */
 #define DEBIAN_SOURCES(X)					\
-	X("debian-6.12", "", TRUE, TRUE, TRUE, FALSE)		\
-	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE, FALSE)	\
-	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE, TRUE)
+	X("debian-6.12", "", TRUE, TRUE, TRUE, FALSE, "none,voluntary,full", "user") \
+	X("debian-6.1", "-6.1", FALSE, FALSE, FALSE, FALSE, "none,voluntary,full", "user") \
+	X("debian-7.3", "-7.3", TRUE, TRUE, TRUE, TRUE, "full,lazy", "interrupt")
 
-#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh, lock) name,
+#define DEBIAN_SOURCE_NAME(name, suffix, series, rt, bh, lock, modes, aff) name,
 const char *const irqstorm_source_names[] = { DEBIAN_SOURCES(DEBIAN_SOURCE_NAME) NULL };
 #undef DEBIAN_SOURCE_NAME
 
-#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh, lock) \
-	{ name, suffix, series, rt, bh, lock },
+#define DEBIAN_SOURCE_ROW(name, suffix, series, rt, bh, lock, modes, aff) \
+	{ name, suffix, series, rt, bh, lock, modes, aff },
 static const IrqstormDebianSource debian_sources[] = {
 	DEBIAN_SOURCES(DEBIAN_SOURCE_ROW)
 };

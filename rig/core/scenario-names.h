@@ -29,6 +29,11 @@ extern const char *const irqstorm_section_names[];	/* "none", then the kinds */
 typedef struct {
 	const char *name, *suffix;
 	gboolean series, rt, bh_workqueue, bh_lock_choice;
+	/* What its kernels' identities will say (scripts/build-kernel.sh reads
+	 * them from the source), for a refusal before building: the dyn
+	 * kernel's preempt= modes, and who moves IRQ threads. e2e-kernel-cache
+	 * holds these to the identities of the kernels built. */
+	const char *dyn_preempt_modes, *irq_thread_affinity;
 } IrqstormDebianSource;
 
 /* sc's Debian source, or NULL for a tree. */

@@ -80,6 +80,25 @@ p=$(ls "$t/edit/kernel-series/patches-7.3/"*.patch | head -n 1)
 printf '\n' >>"$p"
 check "a patch of series-7.3" "dyn-7.3 rt-7.3 rt-7.3-bh-lock"
 
+# What the rig says of a Debian source's kernels before building them
+# (rig/core/scenario-names.c's DEBIAN_SOURCES: the dyn kernel's preempt
+# modes, the IRQ threads' affinity) is what their identities say.
+while read -r name suffix modes aff; do
+	suffix=${suffix#=}
+	id=$build/kernel-series/kernel-dyn$suffix-identity
+	grep -qx "kernel-preempt-modes=$modes" "$id" ||
+		fail "$name: the rig says dyn takes preempt=$modes; $(grep preempt-modes "$id")"
+	for f in rt dyn; do
+		id=$build/kernel-series/kernel-$f$suffix-identity
+		[ -e "$id" ] || continue
+		grep -qx "kernel-irq-thread-affinity=$aff" "$id" ||
+			fail "$name: the rig says IRQ thread affinity $aff; $(grep thread-affinity "$id")"
+	done
+done < <(sed -n 's/^\tX("\(debian-[0-9.]*\)", "\([^"]*\)", [A-Z, ]*"\([a-z,]*\)", "\([a-z]*\)").*/\1 =\2 \3 \4/p' \
+	"$src/rig/core/scenario-names.c")
+[ "$(grep -cP '^\tX\("debian-' "$src/rig/core/scenario-names.c")" = 3 ] || fail "DEBIAN_SOURCES is not 3 rows"
+echo "ok: what the rig says of Debian's kernels before building them is their identities'"
+
 # For real, in a copy with one more line in rt-bh-lock.config.
 copy real
 echo 'CONFIG_HZ_1000=y' >>"$t/real/kernel-series/config/rt-bh-lock.config"

@@ -230,6 +230,28 @@ static void test_ensure_tree(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(got, ==, want);
 }
 
+/*
+ * ensure: a scenario the kernel would refuse (preempt=voluntary on
+ * Linux 7.3's dyn, which takes full and lazy only; thread_cpu on 7.3,
+ * whose IRQ threads follow their interrupt) is refused before the first
+ * build, by what the source's identity will say, and nothing is built.
+ */
+static void test_ensure_refused(Fixture *f, gconstpointer data)
+{
+	const IrqstormGuestBuilder b = { .source_dir = f->src, .build_dir = f->dir };
+	g_autofree char *args = g_build_filename(f->dir, "args", NULL);
+	g_autofree char *body = g_strdup_printf("echo \"$*\" >%s", args);
+	g_autoptr(GError) err = NULL;
+
+	fake_builder(f, body);
+	g_assert_false(irqstorm_guest_ensure(&b, &f->set, &err));
+	g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT);
+	g_assert_nonnull(strstr(err->message, g_str_has_suffix(data, "voluntary\n") ?
+				"takes only preempt=full,lazy" : "binds IRQ threads"));
+	g_assert_nonnull(strstr(err->message, "debian-7.3, not built yet"));
+	g_assert_false(g_file_test(args, G_FILE_TEST_EXISTS));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -244,5 +266,9 @@ int main(int argc, char **argv)
 	ADD("/guest-build/ensure-present", test_ensure_present, NULL);
 	ADD("/guest-build/ensure-tree", test_ensure_tree,
 	    "[kernel]\nflavour = dyn\nsource = /src/linux\n");
+	ADD("/guest-build/ensure-refused/preempt", test_ensure_refused,
+	    "[kernel]\nflavour = dyn\nsource = debian-7.3\ncmdline = preempt=voluntary\n");
+	ADD("/guest-build/ensure-refused/thread-cpu", test_ensure_refused,
+	    "[kernel]\nflavour = rt\nsource = debian-7.3\n[channel0]\nthread_cpu = 0\n");
 	return g_test_run();
 }
