@@ -710,6 +710,44 @@ static gboolean scenario_apply_keyfile(IrqstormScenario *sc, GKeyFile *kf,
 	return !profile || irqstorm_scenario_apply_profile(sc, g_strstrip(profile), where, error);
 }
 
+/*
+ * A key given twice in one group (across repeated [group] headers too):
+ * GKeyFile keeps the last silently, so that a copy-and-paste slip would
+ * run another scenario than the one read. Refused, naming both lines.
+ */
+static gboolean no_duplicate_keys(const char *name, const char *data, GError **error)
+{
+	g_auto(GStrv) lines = g_strsplit(data, "\n", -1);
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autofree char *group = g_strdup("");
+
+	for (guint i = 0; lines[i]; i++) {
+		g_autofree char *line = g_strstrip(g_strdup(lines[i]));
+		char *eq = strchr(line, '=');
+		g_autofree char *id = NULL;
+		gpointer first;
+
+		if (*line == '[' && strchr(line, ']')) {
+			g_free(group);
+			group = g_strndup(line + 1, strcspn(line + 1, "]"));
+			continue;
+		}
+		if (!eq || *line == '#' || *line == ';')
+			continue;
+		*eq = '\0';
+		id = g_strdup_printf("%s\n%s", group, g_strstrip(line));
+		if (g_hash_table_lookup_extended(seen, id, NULL, &first)) {
+			g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE,
+				    "%s:%u: [%s] %s is given twice (first on line %u): only "
+				    "one can be meant", name, i + 1, group, line,
+				    GPOINTER_TO_UINT(first));
+			return FALSE;
+		}
+		g_hash_table_insert(seen, g_steal_pointer(&id), GUINT_TO_POINTER(i + 1));
+	}
+	return TRUE;
+}
+
 /* Parse scenario text; name is used in every message. */
 IrqstormScenario *irqstorm_scenario_load_data(const char *name, const char *data,
 					      GError **error)
@@ -726,6 +764,8 @@ IrqstormScenario *irqstorm_scenario_load_data(const char *name, const char *data
 			    "%s: %s", name, err->message);
 		return NULL;
 	}
+	if (!no_duplicate_keys(name, data, error))
+		return NULL;
 	/* An empty file is more likely a mistake (a wrong path, a truncated
 	 * copy) than a wish for every default, which one group says. */
 	groups = g_key_file_get_groups(kf, NULL);

@@ -277,6 +277,37 @@ static void test_empty(void)
 	}
 }
 
+/* A key given twice in a group, also across a repeated [group], is refused
+ * naming both lines (GKeyFile would keep the last in silence); the same key
+ * in two groups is two keys. */
+static void test_duplicate_key(void)
+{
+	static const struct {
+		const char *text, *message;
+	} cases[] = {
+		{ "[run]\nduration = 1\nduration = 2\n",
+		  "test.ini:3: [run] duration is given twice (first on line 2): only one can be meant" },
+		{ "[run]\nduration = 1\n[channel0]\nrate = 10\n\n[run]\n  duration=2\n",
+		  "test.ini:7: [run] duration is given twice (first on line 2): only one can be meant" },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) err = NULL;
+
+		g_assert_null(load(cases[i].text, &err));
+		g_assert_error(err, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_PARSE);
+		g_assert_cmpstr(err->message, ==, cases[i].message);
+	}
+	{
+		g_autoptr(GError) err = NULL;
+		g_autoptr(IrqstormScenario) sc = load("[channel0]\nrate = 10\n[channel1]\nrate = 20\n",
+						      &err);
+
+		g_assert_no_error(err);
+		g_assert_nonnull(sc);
+	}
+}
+
 #define KNOWN_GROUPS "known: machine, kernel, channel0..channel3, guest, run, " \
 	"thresholds, changes, profile.NAME)"
 
@@ -862,6 +893,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/values", test_values);
 	g_test_add_func("/scenario/errors", test_errors);
 	g_test_add_func("/scenario/empty", test_empty);
+	g_test_add_func("/scenario/duplicate-key", test_duplicate_key);
 	g_test_add_func("/scenario/messages", test_messages);
 	g_test_add_func("/scenario/hash-in-value", test_hash_in_value);
 	g_test_add_func("/scenario/overrides", test_overrides);
