@@ -17,6 +17,18 @@
 #   stages  space-separated column names      (default: the file's "# Stages:"
 #           line, else "column N")
 #
+# Exact (what `irqstorm plot` gives, from the run's records.csv):
+#   exact         a file of one block per stage (blocks apart by two blank
+#                 lines), points "x y": y the fraction of the events slower
+#                 than x, 1 at 0, then at each distinct latency the fraction
+#                 above it (0 after the max)
+#   exact_stages  the blocks' stages, space-separated
+#   exact_counts  their events
+#   exact_max     their maxima (us)
+# A curve then crosses the p99 line at the stage's nearest-rank p99, the
+# one the tables print, and ends at its max, to the ns; without it, from
+# the histogram's bins:
+#
 # A point is plotted at each bin's lower edge x: the fraction of the stage's
 # events at or above x, so the resolution is one bin, like the histogram's,
 # and a curve crosses the p99 line at the summary's p99 (a bin upper edge).
@@ -89,6 +101,16 @@ do for [c = 2:ncols] {
 		if (total[c] > nmax) { nmax = total[c] }
 	}
 }
+if (exists("exact")) {
+	nplot = words(exact_stages)
+	nmax = 1
+	xmax = 0
+	do for [k = 1:nplot] {
+		if (int(word(exact_counts, k)) > nmax) { nmax = int(word(exact_counts, k)) }
+		if (word(exact_max, k) + 0 > xmax) { xmax = word(exact_max, k) + 0 }
+	}
+	binwidth = xmax / 200.0
+}
 if (nplot == 0) exit error sprintf("%s: no stage has any samples", input)
 
 stage_name(c) = (c - 1 <= words(stages)) ? word(stages, c - 1) : sprintf("column %d", c)
@@ -134,10 +156,18 @@ set key top right noenhanced box opaque
 # that value across the bin (an upper bound inside it). acc is the running
 # count, restarted on each pass over the file ($0 == 0).
 tail(below, n) = (n - below > 0) ? (n - below) / n : floor
+exact_title(k) = sprintf("%s (%s events, max %s us)", word(exact_stages, k), \
+	word(exact_counts, k), word(exact_max, k))
+if (exists("exact")) {
+	plot for [k = 1:nplot] exact index (k - 1) using 1:($2 > 0 ? $2 : floor) \
+		with steps linewidth 1.5 \
+		linecolor rgb stage_colour(word(exact_stages, k), k) title exact_title(k)
+} else {
 plot for [k = 1:nplot] input \
 	using 1:(below = ($0 == 0 ? 0 : acc), acc = below + column(cols[k]), \
 		 tail(below, total[cols[k]])) \
 	with steps linewidth 1.5 linecolor rgb stage_colour(stage_name(cols[k]), cols[k] - 1) \
 	title stage_title(cols[k])
+}
 
 set output

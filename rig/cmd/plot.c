@@ -12,6 +12,8 @@
 
 #include "cmd.h"
 #include "gnuplot.h"
+#include "core/collect.h"
+#include "core/records.h"
 #include "core/stages.h"
 #include "core/summary.h"
 #include "core/runfiles.h"
@@ -143,6 +145,138 @@ static char *hist_file(const char *dir, int c)
 	       irqstorm_run_channel_path(dir, IRQSTORM_FILE_HISTOGRAM_CH, (guint)c);
 }
 
+static gint cmp_u64(gconstpointer a, gconstpointer b)
+{
+	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void latencies_free(GArray **lat)
+{
+	for (int st = 0; lat && st < IRQSTORM_STAGE_COUNT; st++)
+		g_array_unref(lat[st]);
+	g_free(lat);
+}
+
+/* Each stage's latencies (GArray of guint64 ns) of run r's channel c
+ * (IRQSTORM_CHANNELS_POOLED: every record's, the probe's too) over the
+ * raises the statistics cover (the summary's window), sorted; NULL when
+ * the run has no records.csv (--no-csv). */
+static GArray **stage_latencies(const PlotRun *r, int c)
+{
+	g_autofree char *csv = irqstorm_run_path(r->dir, IRQSTORM_FILE_RECORDS);
+	g_autoptr(GArray) recs = NULL;
+	GArray **lat;
+	guint64 start;
+
+	if (!g_file_test(csv, G_FILE_TEST_IS_REGULAR) ||
+	    !(recs = irqstorm_records_read(csv, FALSE, NULL)))
+		return NULL;
+	lat = g_new0(GArray *, IRQSTORM_STAGE_COUNT);
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++)
+		lat[st] = g_array_new(FALSE, FALSE, sizeof(guint64));
+	start = recs->len ? g_array_index(recs, struct irqstorm_record, 0).t_raise : 0;
+	for (guint i = 0; i < recs->len; i++) {
+		const struct irqstorm_record *rec = &g_array_index(recs, struct irqstorm_record, i);
+
+		if ((c != IRQSTORM_CHANNELS_POOLED && rec->channel != (guint)c) ||
+		    (r->summary->window_to_ns >= 0 &&
+		     !irqstorm_in_window(start, rec->t_raise, (guint64)r->summary->window_from_ns,
+					 (guint64)r->summary->window_to_ns)))
+			continue;
+		for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+			guint64 ns;
+
+			if (irqstorm_stage_value(rec, st, &ns))
+				g_array_append_val(lat[st], ns);
+		}
+	}
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		const IrqstormStageStats *ss = irqstorm_summary_channel_stage(
+			r->summary, c, irqstorm_stage_name(st));
+
+		g_array_sort(lat[st], cmp_u64);
+		/* The curve must be the table's: records.csv cut or edited
+		 * since is not drawn from. */
+		if (lat[st]->len != (ss ? ss->cycles : 0)) {
+			g_printerr("irqstorm: %s: records.csv has %u %s latencies in the window, "
+				   "summary.json counts %" G_GUINT64_FORMAT ": the tail is drawn "
+				   "from the histogram's bins\n", r->dir, lat[st]->len,
+				   irqstorm_stage_name(st), ss ? ss->cycles : 0);
+			latencies_free(lat);
+			return NULL;
+		}
+	}
+	return lat;
+}
+
+/*
+ * percentiles.gp's exact tail: into path, for each stage with samples a
+ * block (blocks apart by two blank lines: gnuplot's index) of points
+ * "x y", y the fraction of the events slower than x: 1 at 0, then at each
+ * distinct latency the fraction above it, 0 after the max; its stages,
+ * counts and maxima (us) into e. The curve crosses p99's line at the p99
+ * the table prints, and ends at the max, whatever the histogram's bins.
+ */
+static gboolean write_tail(GArray **lat, const char *path, GString *e, GError **error)
+{
+	g_autoptr(GString) d = g_string_new(NULL), names = g_string_new(NULL);
+	g_autoptr(GString) counts = g_string_new(NULL), maxes = g_string_new(NULL);
+	char buf[G_ASCII_DTOSTR_BUF_SIZE], frac[G_ASCII_DTOSTR_BUF_SIZE];
+
+	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
+		const GArray *a = lat[st];
+
+		if (!a->len)
+			continue;
+		g_string_append_printf(d, "%s0 1\n", d->len ? "\n\n" : "");
+		for (guint i = 0; i < a->len; i++) {
+			guint64 v = g_array_index(a, guint64, i);
+
+			if (i + 1 < a->len && g_array_index(a, guint64, i + 1) == v)
+				continue;	/* the last of equal values */
+			g_string_append_printf(d, "%s %s\n", g_ascii_formatd(buf, sizeof(buf),
+					       "%.3f", v / 1e3), g_ascii_formatd(frac, sizeof(frac),
+					       "%.9g", (double)(a->len - 1 - i) / a->len));
+		}
+		g_string_append_printf(names, "%s%s", names->len ? " " : "", irqstorm_stage_name(st));
+		g_string_append_printf(counts, "%s%u", counts->len ? " " : "", a->len);
+		g_string_append_printf(maxes, "%s%s", maxes->len ? " " : "",
+				       g_ascii_formatd(buf, sizeof(buf), "%.3f",
+						       g_array_index(a, guint64, a->len - 1) / 1e3));
+	}
+	if (!names->len)
+		return TRUE;
+	param_path(e, "exact", path);
+	param_str(e, "exact_stages", names->str);
+	param_str(e, "exact_counts", counts->str);
+	param_str(e, "exact_max", maxes->str);
+	return g_file_set_contents(path, d->str, (gssize)d->len, error);
+}
+
+/* percentiles.gp with e, from the records' exact latencies where the run
+ * has records.csv (else from the histogram's bins, as for cyclictest's). */
+static void exact_tail(Plotter *p, const PlotRun *r, int c, GString *e, const char *base)
+{
+	GArray **lat = stage_latencies(r, c);
+	g_autoptr(GError) err = NULL;
+	g_autofree char *tmp = lat ? g_dir_make_tmp("irqstorm-plot-XXXXXX", &err) : NULL;
+	g_autofree char *data = tmp ? g_build_filename(tmp, "tail.dat", NULL) : NULL;
+
+	if (lat && (!tmp || !write_tail(lat, data, e, &err))) {
+		g_printerr("irqstorm: %s\n", err->message);
+		p->failed = TRUE;
+	} else {
+		figure(p, "percentiles.gp", e->str, base);
+	}
+	latencies_free(lat);
+	if (data)
+		g_unlink(data);
+	if (tmp)
+		g_rmdir(tmp);
+}
+
 /* The histogram and percentiles of channel c (titled with it when split)
  * from its histogram file, into out/. */
 static void plot_hist(Plotter *p, const PlotRun *r, const char *out, int c, gboolean split)
@@ -178,7 +312,10 @@ static void plot_hist(Plotter *p, const PlotRun *r, const char *out, int c, gboo
 
 		param_path(e, "input", hist);
 		param_str(e, "title", title);
-		figure(p, from_hist[i].script, e->str, base);
+		if (i == 1)
+			exact_tail(p, r, c, e, base);
+		else
+			figure(p, from_hist[i].script, e->str, base);
 	}
 }
 

@@ -277,6 +277,16 @@ static gboolean read_channels(JsonObject *root, const char *path, GPtrArray *cha
 	return TRUE;
 }
 
+/* window.from_ns and .to_ns, -1 where absent. */
+static void read_window(IrqstormSummary *s, JsonObject *root)
+{
+	JsonNode *n = json_object_get_member(root, "window");
+	JsonObject *w = n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+
+	s->window_from_ns = w ? json_object_get_int_member_with_default(w, "from_ns", -1) : -1;
+	s->window_to_ns = w ? json_object_get_int_member_with_default(w, "to_ns", -1) : -1;
+}
+
 /* "format", when there is one (files before it had none), must be ours. */
 static gboolean check_format(JsonObject *root, const char *path, GError **error)
 {
@@ -344,6 +354,7 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
 	read_counts(s, root);
 	read_identity(s, root);
+	read_window(s, root);
 
 	n = json_object_get_member(root, IRQSTORM_KEY_STAGES);
 	/* A run that ended before it collected anything (QEMU did not

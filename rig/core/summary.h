@@ -63,6 +63,9 @@ typedef struct {
 	gint64 quantum_ns;		/* sysinfo.quantum_ns: the window of
 					 * virtual time of several vCPUs; 0 */
 	gint64 records;			/* counts.host.all_records; -1 if absent */
+	/* window.from_ns and .to_ns: the raises (ns after the first) the
+	 * statistics cover; -1 if absent */
+	gint64 window_from_ns, window_to_ns;
 	GPtrArray *stages;		/* of IrqstormStageStats *, file order:
 					 * every channel's, pooled */
 	GPtrArray *channels;		/* of IrqstormChannelStats *, each

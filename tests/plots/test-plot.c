@@ -9,6 +9,7 @@
  * gnuplot, missing inputs, runs without samples; the colours and legends;
  * and the fixture against what the writer writes now.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,14 +565,17 @@ static void write_hardirq_histfile(const char *path)
 }
 
 /* Legends list the stages with samples only, and do not round maxima
- * down: "max 27.616 us", not "27 us". */
+ * down: "max 27.616 us", not "27 us". (Of a histogram file alone: without
+ * records.csv, the tail is the histogram's too.) */
 static void test_legends(Fixture *f, gconstpointer data)
 {
 	g_autofree char *hist = g_build_filename(f->run, "histogram.txt", NULL);
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
 	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
 	static const char *const figs[] = { "histogram.svg", "percentiles.svg" };
 
 	write_hardirq_histfile(hist);
+	g_assert_cmpint(g_unlink(csv), ==, 0);
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
 	for (gsize i = 0; i < G_N_ELEMENTS(figs); i++) {
 		g_autofree char *svg = g_build_filename(f->run, figs[i], NULL);
@@ -582,6 +586,88 @@ static void test_legends(Fixture *f, gconstpointer data)
 		g_assert_null(strstr(text, "thread ("));
 		g_assert_null(strstr(text, "probe ("));
 		g_assert_null(strstr(text, "max 27 us"));
+	}
+}
+
+/* The x (us) of the first point of block k of a tail file at which y <=
+ * at_most, and of its last point. */
+static void tail_points(const char *text, guint k, double at_most, double *cross, double *last)
+{
+	g_auto(GStrv) blocks = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autofree char *norm = g_strdup(text);
+
+	/* blocks are apart by two blank lines */
+	blocks = g_strsplit(norm, "\n\n\n", -1);
+	g_assert_cmpuint(g_strv_length(blocks), >, k);
+	lines = g_strsplit(g_strstrip(blocks[k]), "\n", -1);
+	g_assert_cmpstr(lines[0], ==, "0 1");
+	*cross = NAN;
+	for (guint i = 0; lines[i]; i++) {
+		double x = g_ascii_strtod(lines[i], NULL);
+		double y = g_ascii_strtod(strchr(lines[i], ' '), NULL);
+
+		if (isnan(*cross) && y <= at_most)
+			*cross = x;
+		*last = x;
+		if (!lines[i + 1])
+			g_assert_cmpfloat(y, ==, 0);
+	}
+}
+
+/*
+ * The percentiles' tail is drawn from the exact latencies of records.csv
+ * over the window, not from 1 us bins: each stage's curve crosses the p99
+ * line at summary.json's p99 and ends at its max, to the ns (a stage of
+ * max 3.112 us does not end at 4). A stand-in percentiles.gp keeps the
+ * data gnuplot was given.
+ */
+static void test_exact_tail(Fixture *f, gconstpointer data)
+{
+	g_autofree char *fake = g_build_filename(f->root, "plots", NULL);
+	g_autofree char *gp = g_build_filename(fake, "percentiles.gp", NULL);
+	g_autofree char *env = g_strconcat("IRQSTORM_PLOTS_DIR=", fake, NULL);
+	g_autofree char *dat = g_build_filename(f->root, "tail.dat", NULL);
+	g_autofree char *params = g_build_filename(f->root, "tail.dat.params", NULL);
+	g_autofree char *env_dat = g_strconcat("IRQSTORM_TEST_TAIL=", dat, NULL);
+	const char *const envp[] = { env, env_dat, NULL };
+	const char *const args[] = { "plot", f->run, NULL };
+	g_autofree char *text = NULL, *names = NULL, *summary = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_auto(GStrv) words = NULL;
+	JsonObject *stages;
+
+	g_assert_cmpint(g_mkdir_with_parents(fake, 0755), ==, 0);
+	for (const char *const *s = (const char *const[]) { "histogram.gp", "timeline.gp",
+			"breakdown.gp", "stages.gp", NULL }; *s; s++) {
+		g_autofree char *from = g_build_filename(g_getenv("IRQSTORM_PLOTS_DIR"), *s, NULL);
+		g_autofree char *to = g_build_filename(fake, *s, NULL);
+		g_autofree char *body = tu_slurp(from);
+
+		tu_write(to, body);
+	}
+	tu_write(gp, "system(sprintf(\"cp '%s' \\\"$IRQSTORM_TEST_TAIL\\\"\", exact))\n"
+		 "system(sprintf(\"echo '%s' >\\\"$IRQSTORM_TEST_TAIL\\\".params\", exact_stages))\n"
+		 "set print output\nprint 'x'\nunset print\n");
+	g_assert_cmpint(tu_run(NULL, args, envp, NULL, NULL), ==, 0);
+	text = tu_slurp(dat);
+	names = tu_slurp(params);
+	words = g_strsplit(g_strstrip(names), " ", -1);
+	summary = g_build_filename(f->run, "summary.json", NULL);
+	json_parser_load_from_file(parser, summary, NULL);
+	stages = json_object_get_object_member(json_node_get_object(
+		json_parser_get_root(parser)), IRQSTORM_KEY_STAGES);
+	g_assert_cmpuint(g_strv_length(words), ==, IRQSTORM_STAGE_COUNT);
+	for (guint k = 0; words[k]; k++) {
+		JsonObject *st = json_object_get_object_member(stages, words[k]);
+		double cross = NAN, last = NAN;
+
+		tail_points(text, k, 0.01, &cross, &last);
+		g_test_message("%s: p99 %.3f, max %.3f", words[k], cross, last);
+		g_assert_cmpfloat_with_epsilon(cross, json_object_get_int_member(st, "p99") / 1e3,
+					       1e-6);
+		g_assert_cmpfloat_with_epsilon(last, json_object_get_int_member(st, "max") / 1e3,
+					       1e-6);
 	}
 }
 
@@ -910,6 +996,7 @@ int main(int argc, char **argv)
 	ADD("/plot/cmd/several-bad-stage", test_several_bad_stage);
 	ADD("/plot/cmd/timeline-probe", test_timeline_probe);
 	ADD("/plot/cmd/legends", test_legends);
+	ADD("/plot/cmd/exact-tail", test_exact_tail);
 	ADD("/plot/cmd/colours", test_colours);
 	ADD("/plot/cmd/no-records", test_no_records);
 	ADD("/plot/cmd/no-records-several", test_no_records_several);
