@@ -130,7 +130,8 @@ set logscale y
 set yrange [0.8:*]
 set xrange [0:xmax * 1.05]
 set grid
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 
 # Column 1 is a bin's lower edge: centre the steps on their bins. Empty bins
 # are drawn below the axis, so each curve drops to the floor; a run without

@@ -113,7 +113,8 @@ set logscale y
 set yrange [0.8:*]
 set xrange [0:(xmax + binwidth) * 1.05 + binwidth]
 set grid
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 set style data histeps
 
 # Column 1 is a bin's lower edge: centre the steps on their bins. Empty bins

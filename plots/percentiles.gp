@@ -149,7 +149,8 @@ set y2tics ("p50" 0.5, "p90" 0.1, "p99" 0.01, "p99.9" 0.001, "p99.99" 0.0001, \
 	"p99.999" 0.00001, "p99.9999" 0.000001)
 set xrange [0:(xmax + binwidth) * 1.05 + binwidth]
 set grid xtics ytics y2tics
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 
 # Column 1 is a bin's lower edge x; below is the count of the bins under
 # it, so the point is the exact fraction of events >= x, and each step holds

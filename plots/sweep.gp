@@ -73,7 +73,8 @@ set ylabel "latency from the raise (us)"
 set grid
 set logscale y
 set yrange [0.8:*]
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 
 if (words(drawn) == 0) {
 	set label 1 "no offset swept" at graph 0.5, 0.5 center

@@ -77,7 +77,8 @@ set ylabel sprintf("%s latency from the raise (us)", stage)
 set grid
 set logscale y
 set yrange [0.8:*]
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 
 plot for [i = 1:n] (has[i] ? input(i) : NaN) \
 	using (column("offset_ns") / 1e3):(column(col) / 1e3) \

@@ -31,6 +31,14 @@
 #   channel_titleN each one's legend name ("channel 0 (critical)")
 # Each channel's series then takes a run colour of stages.gp, none of them
 # a stage's.
+#
+# The measurement window (what `irqstorm plot` gives from summary.json):
+#   window_from, window_to  s after the first raise: the raises the
+#                           statistics cover (the warm-up before, the
+#                           guest's stop tail after, are left out of them)
+# It is marked by two dashed lines, and each legend counts the events in
+# it, as the run's table does (with those outside it in brackets), and
+# their mean and max.
 
 if (!exists("input")) input = "records.csv"
 if (!exists("format")) format = "png"
@@ -49,6 +57,8 @@ set datafile columnheaders
 
 # ---- the numbers ------------------------------------------------------
 if (!exists("channels")) channels = ""
+windowed = exists("window_from") && exists("window_to")
+if (!windowed) { window_from = 0; window_to = 1e30 }
 done(f) = (int(f) & 4) != 0
 probe(f) = (int(f) & 512) != 0
 # Series k: 1..4 channel k - 1 (or, without channels, k = 1 every
@@ -57,25 +67,32 @@ in_series(k) = k == 5 ? probe(column("flags")) : !probe(column("flags")) && \
 	(channels eq "" || int(column("channel")) == k - 1)
 lat(k) = done(column("flags")) && in_series(k) ? \
 	(column("t_done") - column("t_raise")) / 1e3 : NaN
+# the same, of the events in the window only (t0: the first raise)
+in_window(dummy) = (column("t_raise") - t0) / 1e9 >= window_from && \
+	(column("t_raise") - t0) / 1e9 < window_to
+wlat(k) = in_window(0) ? lat(k) : NaN
 # (stats defines nothing on a file without records: only a header)
 stats input using (column("t_raise")) nooutput
 nrecords = exists("STATS_records") ? STATS_records : 0
 array n[5]
+array nall[5]
 array mean[5]
 array lmax[5]
 # the series drawn: channels' numbers + 1 (or "1"), then "5" for the probe
 kinds_all = channels eq "" ? "1 5" : ""
 do for [w in channels] { kinds_all = kinds_all . sprintf("%d ", int(w) + 1) }
 if (channels ne "") { kinds_all = kinds_all . "5" }
-do for [k = 1:5] { n[k] = 0 }
+do for [k = 1:5] { n[k] = 0; nall[k] = 0 }
 if (nrecords > 0) {
 	t0 = STATS_min
 	do for [w in kinds_all] {
 		k = int(w)
 		stats input using (lat(k) == lat(k) ? 1 : 0) nooutput
+		nall[k] = int(STATS_sum)
+		stats input using (wlat(k) == wlat(k) ? 1 : 0) nooutput
 		n[k] = int(STATS_sum)
 		if (n[k] > 0) {
-			stats input using (lat(k)) nooutput
+			stats input using (wlat(k)) nooutput
 			mean[k] = STATS_mean
 			lmax[k] = STATS_max
 		}
@@ -83,8 +100,9 @@ if (nrecords > 0) {
 }
 series_name(k) = k == 5 ? "probe (wake-up lateness)" : channels eq "" ? \
 	"interrupts, done - raise" : value(sprintf("channel_title%d", k - 1)) . ", done - raise"
-series_title(k) = sprintf("%s: %d events, mean %.2f us, max %.3f us", series_name(k), \
-	n[k], mean[k], lmax[k])
+outside(k) = nall[k] > n[k] ? sprintf(" (+%d outside it)", nall[k] - n[k]) : ""
+series_title(k) = sprintf("%s: %d events%s%s, mean %.2f us, max %.3f us", series_name(k), \
+	n[k], windowed ? " in the window" : "", outside(k), mean[k], lmax[k])
 series_colour(k) = k == 5 ? stage_colour("probe", 2) : channels eq "" ? \
 	stage_colour("done", 1) : run_colour(k)
 
@@ -104,12 +122,18 @@ set title title noenhanced
 set xlabel "Raised at (s of virtual time after the first raise)"
 set ylabel "latency from the raise (us)"
 set grid
-set key top right noenhanced box opaque
+# Above the axes: a legend never covers data.
+set key tmargin left vertical noenhanced box
 
 # the series with events
 kinds = ""
 total = 0
-do for [w in kinds_all] { if (n[int(w)] > 0) { kinds = kinds . w . " "; total = total + n[int(w)] } }
+do for [w in kinds_all] { if (nall[int(w)] > 0) { kinds = kinds . w . " "; total = total + nall[int(w)] } }
+if (windowed) {
+	set arrow 1 from window_from, graph 0 to window_from, graph 1 nohead dashtype 2 linecolor rgb "#808080"
+	set arrow 2 from window_to, graph 0 to window_to, graph 1 nohead dashtype 2 linecolor rgb "#808080"
+	set label 2 "window" at window_from, graph 1 offset 0.5, -1 textcolor rgb "#808080"
+}
 if (total == 0) {
 	set label 1 sprintf("no completed event among %d records", nrecords) at graph 0.5, 0.5 center
 	set xrange [0:1]

@@ -338,6 +338,15 @@ static void plot_timeline(Plotter *p, const PlotRun *r, const char *out,
 	}
 	param_path(e, "input", csv);
 	param_str(e, "title", title);
+	if (r->summary->window_to_ns >= 0) {
+		char from[G_ASCII_DTOSTR_BUF_SIZE], to[G_ASCII_DTOSTR_BUF_SIZE];
+
+		/* The window the table covers: marked, and what the legend counts. */
+		g_string_append_printf(e, "window_from=%s; window_to=%s; ",
+				       g_ascii_dtostr(from, sizeof(from),
+						      r->summary->window_from_ns / 1e9),
+				       g_ascii_dtostr(to, sizeof(to), r->summary->window_to_ns / 1e9));
+	}
 	for (guint k = 0; split && k < channels->len; k++) {
 		int c = g_array_index(channels, int, k);
 		g_autofree char *key = g_strdup_printf("channel_title%d", c);

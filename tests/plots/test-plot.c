@@ -442,8 +442,8 @@ static void test_csv_columns(Fixture *f, gconstpointer data)
 	text = tu_slurp(svg);
 	/* Two done records (flags & 4), the slower 0.5 us; the third has no
 	 * done; the fourth is the probe's (flags & 512), a series apart. */
-	g_assert_nonnull(strstr(text, "interrupts, done - raise: 2 events, mean 0.75 us, max 1.000 us"));
-	g_assert_nonnull(strstr(text, "probe (wake-up lateness): 1 events, mean 20.00 us, max 20.000 us"));
+	g_assert_nonnull(strstr(text, "interrupts, done - raise: 2 events in the window, mean 0.75 us, max 1.000 us"));
+	g_assert_nonnull(strstr(text, "probe (wake-up lateness): 1 events in the window, mean 20.00 us, max 20.000 us"));
 }
 
 static void test_no_gnuplot(Fixture *f, gconstpointer data)
@@ -523,24 +523,44 @@ static void count_csv(const char *csv, guint *irq, guint *probe)
 	}
 }
 
-/* The timeline: the interrupts only (the done stage), the probe apart. */
+/* A stage's cycles in the run's summary.json: what its table counts. */
+static gint64 summary_cycles(const char *run, const char *stage)
+{
+	g_autofree char *path = g_build_filename(run, "summary.json", NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+
+	g_assert_true(json_parser_load_from_file(parser, path, NULL));
+	return json_object_get_int_member(json_object_get_object_member(
+		json_object_get_object_member(json_node_get_object(json_parser_get_root(parser)),
+					      IRQSTORM_KEY_STAGES), stage), "cycles");
+}
+
+/* The timeline: the interrupts only (the done stage), the probe apart;
+ * each legend counts the events of the window, as the table does, and
+ * those outside it (the stop tail) apart. */
 static void test_timeline_probe(Fixture *f, gconstpointer data)
 {
 	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
 	g_autofree char *svg = g_build_filename(f->run, "timeline.svg", NULL);
 	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
 	g_autofree char *text = NULL, *irq_title = NULL, *probe_title = NULL;
+	gint64 done = summary_cycles(f->run, "done"), woken = summary_cycles(f->run, "probe");
 	guint irq, probe;
 
 	count_csv(csv, &irq, &probe);
-	g_assert_cmpuint(irq, >, 0);
-	g_assert_cmpuint(probe, >, 0);
+	g_assert_cmpuint(irq, >, done);
+	g_assert_cmpuint(probe, >, woken);
 	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, NULL), ==, 0);
 	text = tu_slurp(svg);
-	irq_title = g_strdup_printf("interrupts, done - raise: %u events,", irq);
-	probe_title = g_strdup_printf("probe (wake-up lateness): %u events,", probe);
+	irq_title = g_strdup_printf("interrupts, done - raise: %" G_GINT64_FORMAT " events in "
+				    "the window (+%" G_GINT64_FORMAT " outside it),", done,
+				    irq - done);
+	probe_title = g_strdup_printf("probe (wake-up lateness): %" G_GINT64_FORMAT " events in "
+				      "the window (+%" G_GINT64_FORMAT " outside it),", woken,
+				      probe - woken);
 	g_assert_nonnull(strstr(text, irq_title));
 	g_assert_nonnull(strstr(text, probe_title));
+	g_assert_nonnull(strstr(text, ">window<"));
 }
 
 /* histogram.txt of the run with thread and probe empty (a hardirq run). */
