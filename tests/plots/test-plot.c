@@ -140,11 +140,30 @@ static void fixture_setup(Fixture *f, gconstpointer data)
 	tu_copy_dir(fixture_dir(), f->run);
 }
 
+/* The run is fixture-two/ (scenarios/priority.ini: channels critical and
+ * bulk), beside fixture/. */
+static void fixture_two_setup(Fixture *f, gconstpointer data)
+{
+	g_autofree char *two = g_strconcat(fixture_dir(), "-two", NULL);
+
+	f->root = tu_make_dir();
+	f->run = g_build_filename(f->root, "run", NULL);
+	tu_copy_dir(two, f->run);
+}
+
 static void fixture_teardown(Fixture *f, gconstpointer data)
 {
 	tu_rmtree(f->root);
 	g_free(f->root);
 	g_free(f->run);
+}
+
+/* dir/name's text. */
+static char *slurp_in(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+
+	return tu_slurp(path);
 }
 
 /* path exists, is not empty, and starts like a PNG or an SVG. */
@@ -691,6 +710,61 @@ static void test_exact_tail(Fixture *f, gconstpointer data)
 	}
 }
 
+/*
+ * A run of two channels (fixture-two/, priority.ini) is drawn channel by
+ * channel: histogram-chN and percentiles-chN, titled with the channel and
+ * its name, each legend holding that channel's counts (the tail from its
+ * exact records, in agreement with summary.json: nothing said on stderr),
+ * no pooled figure unless --pooled (titled so); a timeline series and a
+ * breakdown bar per channel; --channel bulk draws channel 1 alone; a
+ * comparison compare-done-chN per channel.
+ */
+static void test_channels(Fixture *f, gconstpointer data)
+{
+	const char *const args[] = { "plot", "--format", "svg", f->run, NULL };
+	const char *const pooled[] = { "plot", "--format", "svg", "--pooled", f->run, NULL };
+	g_autofree char *one = g_build_filename(f->root, "one", NULL);
+	const char *const bulk[] = { "plot", "--channel", "bulk", "--out", one, f->run, NULL };
+	g_autofree char *cmp = g_build_filename(f->root, "cmp", NULL);
+	const char *const two[] = { "plot", f->run, f->run, "--label", "a", "--label", "b",
+				    "--out", cmp, NULL };
+	g_autofree char *err = NULL, *h0 = NULL, *p1 = NULL, *tl = NULL, *bd = NULL;
+	g_autofree char *pooled_h = g_build_filename(f->run, "histogram.svg", NULL);
+	g_autofree char *c0 = g_build_filename(cmp, "compare-done-ch0.png", NULL);
+	g_autofree char *c1 = g_build_filename(cmp, "compare-done-ch1.png", NULL);
+	g_autofree char *ph = NULL;
+
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 0);
+	g_assert_cmpstr(err, ==, "");
+	h0 = slurp_in(f->run, "histogram-ch0.svg");
+	p1 = slurp_in(f->run, "percentiles-ch1.svg");
+	tl = slurp_in(f->run, "timeline.svg");
+	bd = slurp_in(f->run, "breakdown.svg");
+	g_assert_nonnull(strstr(h0, "run: channel 0 (critical): latency histogram"));
+	g_assert_nonnull(strstr(p1, "run: channel 1 (bulk): latency tail"));
+	g_assert_false(g_file_test(pooled_h, G_FILE_TEST_EXISTS));
+	g_assert_nonnull(strstr(tl, "channel 0 (critical), done - raise:"));
+	g_assert_nonnull(strstr(tl, "channel 1 (bulk), done - raise:"));
+	g_assert_nonnull(strstr(bd, "run: channel 0 (critical)"));
+	g_assert_nonnull(strstr(bd, "run: channel 1 (bulk)"));
+
+	g_assert_cmpint(tu_run(NULL, pooled, NULL, NULL, NULL), ==, 0);
+	ph = tu_slurp(pooled_h);
+	g_assert_nonnull(strstr(ph, "run: all channels, pooled: latency histogram"));
+
+	g_assert_cmpint(tu_run(NULL, bulk, NULL, NULL, NULL), ==, 0);
+	{
+		g_autofree char *b1 = g_build_filename(one, "histogram-ch1.png", NULL);
+		g_autofree char *b0 = g_build_filename(one, "histogram-ch0.png", NULL);
+
+		assert_figure(b1);
+		g_assert_false(g_file_test(b0, G_FILE_TEST_EXISTS));
+	}
+	g_assert_cmpint(tu_run(NULL, two, NULL, NULL, NULL), ==, 0);
+	assert_figure(c0);
+	assert_figure(c1);
+}
+
 /* "#rrggbb" as gnuplot's SVG terminal writes it: "rgb(148,   0, 211)". */
 static char *svg_rgb(const char *hex)
 {
@@ -1017,6 +1091,8 @@ int main(int argc, char **argv)
 	ADD("/plot/cmd/timeline-probe", test_timeline_probe);
 	ADD("/plot/cmd/legends", test_legends);
 	ADD("/plot/cmd/exact-tail", test_exact_tail);
+	g_test_add("/plot/cmd/channels", Fixture, NULL, fixture_two_setup, test_channels,
+		   fixture_teardown);
 	ADD("/plot/cmd/colours", test_colours);
 	ADD("/plot/cmd/no-records", test_no_records);
 	ADD("/plot/cmd/no-records-several", test_no_records_several);
