@@ -63,7 +63,9 @@ static const char sweep_description[] =
 	"offset falls in: STEP must be at least [machine] quantum_ns.\n"
 	"The sections end the storm when the sweep is over; [run] duration only\n"
 	"bounds them (by default 1 ms of virtual time per offset). A pio sweep's\n"
-	"storm runs its duration: by default as many periods as offsets, and 2.\n"
+	"storm runs for its duration: by default two periods more than there are\n"
+	"offsets. On several vCPUs the aimed interrupt's CPU must be given\n"
+	"([channelN] irq_cpu): the section's, or another on purpose.\n"
 	"\n"
 	"Exit status: as `irqstorm run` (0 passed, 1 error or failed check, ...).\n"
 	"\n"
@@ -183,6 +185,28 @@ static gboolean windows_check(const IrqstormScenario *sc, const char *path, GErr
 }
 
 /*
+ * On several vCPUs the aimed interrupt goes where the guest's vector
+ * allocator puts it, often another vCPU than the section's: a sweep of an
+ * irqs_off section that never meets it reports the other CPU's latency as
+ * the section's worst case. Its CPU must be said ([channelN] irq_cpu or
+ * [guest] irq_cpu): the section's own, or another on purpose.
+ */
+static gboolean irq_cpu_check(const IrqstormScenario *sc, const char *path, GError **error)
+{
+	guint ch = sc->section_channel;
+
+	if (sc->cpus < 2 || sc->ch[ch].irq_cpu != IRQSTORM_NONE || sc->irq_cpu != IRQSTORM_NONE)
+		return TRUE;
+	g_set_error(error, IRQSTORM_SCENARIO_ERROR, IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		    "%s: on %u vCPUs the aimed interrupt (channel %u) goes to a CPU the "
+		    "guest chooses, often not the section's (CPU %u): say which with "
+		    "[channel%u] irq_cpu = %u (the section's, its worst case) or another "
+		    "CPU (what the section does to the rest of the machine)", path,
+		    sc->cpus, ch, sc->section_cpu, ch, sc->section_cpu);
+	return FALSE;
+}
+
+/*
  * The scenario, with --set, then --offset on its section's channel, and a
  * duration that bounds the sweep.
  */
@@ -220,7 +244,8 @@ static IrqstormScenario *load_sweep(const char *path, const char *const *sets,
 	if (duration ? !sweep_set(sc, "--duration", error, "run.duration=%s", duration) :
 	    !sweep_set(sc, "--offset", error, "run.duration=%.3f", default_duration(sc)))
 		return NULL;
-	if (!irqstorm_scenario_check(sc, "--offset", error) || !windows_check(sc, path, error))
+	if (!irqstorm_scenario_check(sc, "--offset", error) || !windows_check(sc, path, error) ||
+	    !irq_cpu_check(sc, path, error))
 		return NULL;
 	return g_steal_pointer(&sc);
 }

@@ -196,4 +196,6 @@ refused "beyond the section" "is beyond the section" --offset "0:$((L * 1000 + 8
 refused "icount off" "a sweep needs \[machine\] icount" --set machine.icount=off
 refused "a step below the quantum" "offsets closer than the quantum are not distinct" \
 	--set machine.cpus=2 --offset 0:20000:400
+refused "two vCPUs, the interrupt's CPU not given" "goes to a CPU the guest chooses" \
+	--set machine.cpus=2 --offset 0:20000:10000
 echo "ok: the sweep's worst case, repeated exactly; bad input refused"
