@@ -18,12 +18,15 @@ static void print_stages(FILE *out, guint indent, const IrqstormTally *t)
 	irqstorm_table_align_right(table, 1);
 	irqstorm_table_add_row(table, g_strsplit("stage|count|min|avg|p99|max|"
 						 "(us of virtual time)", "|", -1));
+	guint rows = 0;
+
 	for (int st = 0; st < IRQSTORM_STAGE_COUNT; st++) {
 		const IrqstormHist *h = t->hist[st];
 		char **row;
 
 		if (!irqstorm_hist_count(h))
 			continue;
+		rows++;
 		row = g_new0(char *, 8);
 		row[0] = g_strdup(irqstorm_stage_name(st));
 		row[1] = g_strdup_printf("%" G_GUINT64_FORMAT, irqstorm_hist_count(h));
@@ -34,6 +37,9 @@ static void print_stages(FILE *out, guint indent, const IrqstormTally *t)
 		row[6] = g_strdup("");
 		irqstorm_table_add_row(table, row);
 	}
+	/* No samples, no table: an empty one would read as a stage table. */
+	if (!rows)
+		return;
 	irqstorm_table_render(table, text);
 	fputs(text->str, out);
 }
@@ -87,8 +93,13 @@ static void print_window(const IrqstormResults *res, FILE *out)
 	if (d->warmup.records)
 		fprintf(out, "; %" G_GUINT64_FORMAT " in the warm-up left out",
 			d->warmup.records);
-	fprintf(out, "; %" G_GUINT64_FORMAT " raised after it, while the guest stopped "
-		"the storm, left out%s\n", d->tail.records, tail);
+	/* A probe record is a wake-up, not an interrupt raised. */
+	fprintf(out, "; %" G_GUINT64_FORMAT " interrupts raised after it, while the guest "
+		"stopped the storm, left out", d->tail.records - d->tail.cycles[IRQSTORM_STAGE_PROBE]);
+	if (d->tail.cycles[IRQSTORM_STAGE_PROBE])
+		fprintf(out, " (and %" G_GUINT64_FORMAT " probe wake-ups)",
+			d->tail.cycles[IRQSTORM_STAGE_PROBE]);
+	fprintf(out, "%s\n", tail);
 	if (!sc->warmup_ms && d->startup.records)
 		fprintf(out, "  start-up: the first %.0f ms hold %" G_GUINT64_FORMAT
 			" of them%s ([run] warmup = %.3f leaves them out)\n",
@@ -191,7 +202,12 @@ static void print_head(const IrqstormResults *res, FILE *out)
 		fprintf(out, "  the end of qemu.log:\n");
 	for (gsize i = 0; tail && tail[i]; i++)
 		fprintf(out, "    %s\n", tail[i]);
-	if (d)
+	if (d && d->probe_records)
+		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read (%" G_GUINT64_FORMAT
+			" of interrupts, %" G_GUINT64_FORMAT " of the probe's wake-ups), %"
+			G_GUINT64_FORMAT " lost; guest interrupts: %s\n", d->records,
+			d->records - d->probe_records, d->probe_records, d->lost, irqs);
+	else if (d)
 		fprintf(out, "  host: %" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT
 			" lost; guest interrupts: %s\n", d->records, d->lost, irqs);
 	print_held(res, out);
@@ -232,6 +248,22 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 	}
 }
 
+/* The guest's "completed:NS" or "timeout:NS" of its i8042 region in words,
+ * with its unit; anything else as it came. */
+static char *i8042_words(const char *v)
+{
+	const char *colon = strchr(v, ':');
+	guint64 ns;
+
+	if (!colon || !g_ascii_string_to_unsigned(colon + 1, 10, 0, G_MAXUINT64, &ns, NULL))
+		return g_strdup(v);
+	if (g_str_has_prefix(v, "completed:"))
+		return g_strdup_printf("completed in %.3f us", ns / 1e3);
+	if (g_str_has_prefix(v, "timeout:"))
+		return g_strdup_printf("timed out after %.3f us", ns / 1e3);
+	return g_strdup(v);
+}
+
 /* The guest's tasks: the probe, cyclictest, the i8042 region, the sweep. */
 static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 {
@@ -244,8 +276,9 @@ static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 		const IrqstormHist *h = d->all.hist[IRQSTORM_STAGE_PROBE];
 
 		fprintf(out, "  probe task: %" G_GUINT64_FORMAT " wake-ups, late by "
-			"avg %.2f us, max %.2f us\n", irqstorm_hist_count(h),
-			irqstorm_hist_avg(h) / 1e3, irqstorm_hist_max(h) / 1e3);
+			"avg %.2f us, p99 %.2f us, max %.2f us\n", irqstorm_hist_count(h),
+			irqstorm_hist_avg(h) / 1e3,
+			irqstorm_stat_value(h, IRQSTORM_STAT_P99) / 1e3, irqstorm_hist_max(h) / 1e3);
 	}
 	if (sc->cyclictest && irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_cycles)))
 		fprintf(out, "  cyclictest (guest, FIFO %u, every %u us): %s cycles, late by "
@@ -254,8 +287,11 @@ static void print_guest_tasks(const IrqstormResults *res, FILE *out)
 			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_min_us)) ?: "?",
 			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_avg_us)) ?: "?",
 			irqstorm_console_value(con, IRQSTORM_RESULT_KEY(cyclictest_max_us)) ?: "?");
-	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(i8042))) && g_strcmp0(s, "none"))
-		fprintf(out, "  i8042 region: %s\n", s);
+	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(i8042))) && g_strcmp0(s, "none")) {
+		g_autofree char *words = i8042_words(s);
+
+		fprintf(out, "  i8042 region: %s\n", words);
+	}
 	if ((s = irqstorm_console_value(con, IRQSTORM_RESULT_KEY(section))) && g_strcmp0(s, "none"))
 		fprintf(out, "  section sweep (%s, %u us, on CPU %u): %s\n",
 			irqstorm_section_name(sc->section), sc->section_us, sc->section_cpu, s);

@@ -107,6 +107,17 @@ run_demo() {
 	(cd "$c" && scripts/demo.sh) >"$out/demo.log" 2>&1 ||
 		{ tail -30 "$out/demo.log" >&2; fail "README.md: scripts/demo.sh failed"; }
 	grep -q "^plot: .*\.png" "$out/demo.log" || fail "README.md: scripts/demo.sh drew no plot"
+	# The README's printout of it is what it prints now, line for line,
+	# but for the wall time and where the results are.
+	printout() {
+		sed -e 's/ in [0-9.]* s wall$/ in N s wall/' -e 's|^  results: .*|  results: DIR|'
+	}
+	awk '/^<!-- demo-printout -->$/ { on = 1; next } /^<!-- \/demo-printout -->$/ { on = 0 }
+		on && !/^```/' "$top/README.md" | printout >"$out/readme-printout"
+	[ -s "$out/readme-printout" ] || fail "README.md has no demo printout"
+	sed -n '/^irqstorm: .*run of /,/^  results: /p' "$out/demo.log" | printout >"$out/demo-printout"
+	diff -u "$out/readme-printout" "$out/demo-printout" >&2 ||
+		fail "README.md's printout of scripts/demo.sh is not what it prints (diff above: - README, + the demo)"
 }
 
 ran=0 skipped=0 seen=""
