@@ -31,8 +31,11 @@ static const char export_description[] =
 	"exact to the ns (the format's microseconds with three decimals);\n"
 	"docs/export.md.\n"
 	"\n"
-	"Exit status: 0 written, 1 DIR is not a finished run, or FILE cannot\n"
-	"be written.\n"
+	"A run that did not finish is drawn as far as it got, as plot draws it,\n"
+	"its name marked [INCOMPLETE] (and said on stderr).\n"
+	"\n"
+	"Exit status: 0 written, 1 DIR is not a run (or an incomplete one\n"
+	"without records), or FILE cannot be written.\n"
 	"\n"
 	"Examples:\n"
 	"  irqstorm export results/default\n"
@@ -117,15 +120,26 @@ int irqstorm_cmd_export(int argc, char **argv)
 	sum = irqstorm_summary_load(argv[1], &err);
 	if (!sum)
 		return irqstorm_cmd_fail("%s", err->message);
-	if (!sum->complete)
-		return irqstorm_cmd_fail("%s is an incomplete run (%s): nothing to export as "
-					 "a run's timeline", argv[1], sum->incomplete_reason);
 	records_path = irqstorm_run_path(argv[1], IRQSTORM_FILE_RECORDS);
+	/* What an incomplete run collected is drawn, as plot draws it,
+	 * marked: its name says so in the viewer. */
+	if (!sum->complete && !g_file_test(records_path, G_FILE_TEST_EXISTS))
+		return irqstorm_cmd_fail("%s is an incomplete run (%s) without records: "
+					 "nothing to export", argv[1], sum->incomplete_reason);
+	if (!sum->complete)
+		g_printerr("irqstorm: %s is an incomplete run (%s): its timeline holds what it "
+			   "collected, marked [INCOMPLETE]\n", argv[1], sum->incomplete_reason);
 	recs = irqstorm_records_read(records_path, FALSE, &err);
 	if (!recs || !explained_spans(argv[1], parser, spans, &err) ||
 	    !explained_tasks(argv[1], &tasks, &err))
 		return irqstorm_cmd_fail("%s", err->message);
 	label = g_path_get_basename(argv[1]);
+	if (!sum->complete) {
+		char *marked = g_strconcat(label, " [INCOMPLETE]", NULL);
+
+		g_free(label);
+		label = marked;
+	}
 	json = irqstorm_timeline_json(recs, MAX(sum->cpus, 1), spans, tasks, label);
 	if (!out)
 		out = irqstorm_run_path(argv[1], IRQSTORM_FILE_TRACE);

@@ -765,6 +765,28 @@ static void test_channels(Fixture *f, gconstpointer data)
 	assert_figure(c1);
 }
 
+/* export draws an incomplete run as plot does: what it collected, its
+ * name marked [INCOMPLETE], and says so; one without records.csv is an
+ * error. */
+static void test_export_incomplete(Fixture *f, gconstpointer data)
+{
+	g_autofree char *marker = g_build_filename(f->run, "INCOMPLETE", NULL);
+	g_autofree char *csv = g_build_filename(f->run, "records.csv", NULL);
+	g_autofree char *trace = g_build_filename(f->run, "trace.json", NULL);
+	const char *const args[] = { "export", f->run, NULL };
+	g_autofree char *err = NULL, *err2 = NULL, *text = NULL;
+
+	tu_write(marker, "interrupted by a signal\n");
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err), ==, 0);
+	g_assert_nonnull(strstr(err, "is an incomplete run (interrupted by a signal): its "
+				"timeline holds what it collected, marked [INCOMPLETE]"));
+	text = tu_slurp(trace);
+	g_assert_nonnull(strstr(text, "run [INCOMPLETE]"));
+	g_assert_cmpint(g_unlink(csv), ==, 0);
+	g_assert_cmpint(tu_run(NULL, args, NULL, NULL, &err2), ==, 1);
+	g_assert_nonnull(strstr(err2, "without records: nothing to export"));
+}
+
 /* "#rrggbb" as gnuplot's SVG terminal writes it: "rgb(148,   0, 211)". */
 static char *svg_rgb(const char *hex)
 {
@@ -1091,6 +1113,7 @@ int main(int argc, char **argv)
 	ADD("/plot/cmd/timeline-probe", test_timeline_probe);
 	ADD("/plot/cmd/legends", test_legends);
 	ADD("/plot/cmd/exact-tail", test_exact_tail);
+	ADD("/export/incomplete", test_export_incomplete);
 	g_test_add("/plot/cmd/channels", Fixture, NULL, fixture_two_setup, test_channels,
 		   fixture_teardown);
 	ADD("/plot/cmd/colours", test_colours);
