@@ -20,6 +20,8 @@ const char *irqstorm_cell_end_name(IrqstormCellEnd end)
 		return "refused";
 	case IRQSTORM_CELL_TOOL_FAILURE:
 		return "tool failure";
+	case IRQSTORM_CELL_INTERRUPTED:
+		return "interrupted";
 	case IRQSTORM_CELL_NOT_RUN:
 	default:
 		return "not run";
@@ -28,7 +30,8 @@ const char *irqstorm_cell_end_name(IrqstormCellEnd end)
 
 gboolean irqstorm_cell_end_is_outcome(IrqstormCellEnd end)
 {
-	return end != IRQSTORM_CELL_NOT_RUN && end != IRQSTORM_CELL_TOOL_FAILURE;
+	return end != IRQSTORM_CELL_NOT_RUN && end != IRQSTORM_CELL_TOOL_FAILURE &&
+	       end != IRQSTORM_CELL_INTERRUPTED;
 }
 
 /* The guest's result line said something other than status=ok. */
@@ -87,7 +90,7 @@ int irqstorm_matrix_exit_code(const IrqstormCellEnd *ends, guint n)
 	int code = IRQSTORM_EXIT_PASSED;
 
 	for (guint i = 0; i < n; i++) {
-		if (ends[i] == IRQSTORM_CELL_NOT_RUN)
+		if (ends[i] == IRQSTORM_CELL_NOT_RUN || ends[i] == IRQSTORM_CELL_INTERRUPTED)
 			return IRQSTORM_EXIT_ERROR;
 		/* The statuses rank as their numbers: 4 > 3 > 2 > 0. */
 		code = MAX(code, status[ends[i]]);

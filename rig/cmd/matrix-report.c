@@ -310,7 +310,7 @@ static gboolean parse_state(const char *status, IrqstormCellState *state)
 /* The IrqstormCellEnd that irqstorm_cell_end_name() calls name. */
 static gboolean parse_end(const char *name, IrqstormCellEnd *end)
 {
-	for (int e = IRQSTORM_CELL_NOT_RUN; e <= IRQSTORM_CELL_TOOL_FAILURE; e++) {
+	for (int e = IRQSTORM_CELL_NOT_RUN; e <= IRQSTORM_CELL_INTERRUPTED; e++) {
 		if (!g_strcmp0(name, irqstorm_cell_end_name(e))) {
 			*end = e;
 			return TRUE;

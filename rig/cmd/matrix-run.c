@@ -99,7 +99,8 @@ static void cell_classify(IrqstormCellRun *r)
 	r->summary = irqstorm_summary_load(r->dir, NULL);
 	g_clear_pointer(&r->why, g_free);
 	if (r->code < 0) {
-		r->end = IRQSTORM_CELL_TOOL_FAILURE;
+		r->end = r->m->interrupted ? IRQSTORM_CELL_INTERRUPTED :
+			 IRQSTORM_CELL_TOOL_FAILURE;
 		r->why = g_strdup(r->how);
 		return;
 	}
@@ -108,6 +109,9 @@ static void cell_classify(IrqstormCellRun *r)
 		g_free(r->why);
 		r->why = cell_tail(r);
 	}
+	/* A cell the matrix's own ^C stopped did not fail: it was stopped. */
+	if (r->end == IRQSTORM_CELL_TOOL_FAILURE && r->m->interrupted)
+		r->end = IRQSTORM_CELL_INTERRUPTED;
 }
 
 /* "[i/n] cell: ..." saying how a finished cell ended. */
@@ -129,6 +133,10 @@ static void say_cell_end(const IrqstormCellRun *r)
 	case IRQSTORM_CELL_REFUSED:
 		irqstorm_matrix_say(r, "exit 1 in %.1f s, refused by the guest: %s", r->seconds,
 		    r->why);
+		break;
+	case IRQSTORM_CELL_INTERRUPTED:
+		irqstorm_matrix_say(r, "interrupted after %.1f s (run the same command again "
+				    "to run it)", r->seconds);
 		break;
 	default:
 		irqstorm_matrix_say(r, "TOOL FAILURE in %.1f s: %s (log: %s)", r->seconds,
