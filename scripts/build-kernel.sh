@@ -182,7 +182,8 @@ check_config() {
 # made from that kernel's, copied (every path in it is relative to it or
 # the shared source) and configured anew: kbuild then compiles again only
 # what the changed options reach, and links. The outputs are byte for byte
-# a build from nothing's (tests/scripts/kernel-cache.sh holds them so).
+# a build from nothing's (compared so, docs/building.md; e2e-kernel-cache
+# makes one again from a changed fragment and compares).
 seed=
 if [ "$pkg" != tree ] && [ "$bh_lock" = yes ]; then
 	seed=${KERNEL%-bh-lock}
