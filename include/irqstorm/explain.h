@@ -9,9 +9,11 @@
  *                  "FROM_NS TO_NS" per window of QEMU_CLOCK_VIRTUAL, sorted
  *                  by FROM_NS;
  *   plugin -> rig  the trace file: IRQSTORM_EXPLAIN_TRACE_HEADER, then one
- *                  line "START_NS VADDR INSNS VCPU" (decimal, hex, decimal,
- *                  decimal) per translation block executed that overlaps a
- *                  window, START_NS the virtual time of its first
+ *                  line "START_NS VADDR INSNS VCPU IF" (decimal, hex,
+ *                  decimal, decimal, 0 or 1) per translation block executed
+ *                  that overlaps a window, IF whether the vCPU took
+ *                  interrupts as it began (eflags.IF), START_NS the
+ *                  virtual time of its first
  *                  instruction on its vCPU's clock (with several vCPUs in
  *                  windows of virtual time, each vCPU's lines are in time
  *                  order, the vCPUs' interleaved by window), and
@@ -110,7 +112,7 @@ struct irqstorm_explain_arg_desc {
 #define IRQSTORM_EXPLAIN_TASK_LINE	"task"
 #define IRQSTORM_EXPLAIN_IRQ_LINE	"irq"
 
-#define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns vcpu"
+#define IRQSTORM_EXPLAIN_TRACE_HEADER	"# irqstorm explain: start_ns vaddr insns vcpu if"
 #define IRQSTORM_EXPLAIN_TRACE_END	"# end "
 #define IRQSTORM_EXPLAIN_ENTRIES_HEADER	"# irqstorm interrupts: start_ns vaddr vcpu"
 #define IRQSTORM_EXPLAIN_TASKS_HEADER	"# irqstorm tasks: start_ns vaddr vcpu; task and irq lines"

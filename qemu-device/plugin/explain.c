@@ -42,9 +42,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define ARG_NAMES   IRQSTORM_EXPLAIN_ARG_NAMES
 #define ARG_TASKS   IRQSTORM_EXPLAIN_ARG_TASKS
 
-/* x86-64 gdbstub core register numbers: the first two arguments */
+/* x86-64 gdbstub core register numbers: the first two arguments, eflags */
 #define REG_RSI 4
 #define REG_RDI 5
+#define REG_EFLAGS 17
+#define EFLAGS_IF (1u << 9)
 
 static const struct irqstorm_explain_arg_desc args[ARG_COUNT] = {
     IRQSTORM_EXPLAIN_ARGS(IRQSTORM_EXPLAIN_ARG_DESC)
@@ -135,6 +137,21 @@ static void tasks_line(const char *kind, int64_t start, unsigned int vcpu,
 }
 
 /*
+ * 1 if the running vCPU takes interrupts (eflags.IF), 0 if they are
+ * disabled: as at the first instruction of the block whose callback asks.
+ */
+static unsigned int irqs_enabled(void)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    uint32_t fl = 0;
+
+    if (qemu_plugin_read_register_num(REG_EFLAGS, buf) == sizeof(fl)) {
+        memcpy(&fl, buf->data, sizeof(fl));
+    }
+    return !!(fl & EFLAGS_IF);
+}
+
+/*
  * At a block's start (block_start()). The clock is the vCPU's own:
  * with several vCPUs under -icount's quantum each runs a window of
  * virtual time from its start in turn, so time moves forward per vCPU,
@@ -174,8 +191,8 @@ static void tb_exec(unsigned int vcpu, void *udata)
         names_line(ex.out.f, IRQSTORM_EXPLAIN_IRQ_LINE, start, vcpu, v->irq);
         v->irq[0] = '\0';
     }
-    fprintf(ex.out.f, "%" PRId64 " %" PRIx64 " %u %u\n", start, b->vaddr,
-            b->insns, vcpu);
+    fprintf(ex.out.f, "%" PRId64 " %" PRIx64 " %u %u %u\n", start, b->vaddr,
+            b->insns, vcpu, irqs_enabled());
     ex.out.lines++;
 }
 
@@ -311,8 +328,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                              QEMU_PLUGIN_CB_NO_REGS, b);
     }
     if (ex.windows) {
+        /* Registers read: a block's line says whether it took interrupts */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
-                                             QEMU_PLUGIN_CB_NO_REGS, b);
+                                             QEMU_PLUGIN_CB_R_REGS, b);
     }
 }
 

@@ -128,6 +128,12 @@ GArray *irqstorm_explain_read_trace(const char *path, GError **error)
 		b.vaddr = g_ascii_strtoull(end, &end, 16);
 		b.insns = g_ascii_strtoull(end, &end, 10);
 		b.vcpu = *end ? g_ascii_strtoull(end, &end, 10) : 0;
+		/* IF: 1 interrupts enabled, 0 disabled; absent: enabled */
+		if (*end) {
+			b.irqs_off = g_ascii_strtoull(end, &end, 10) == 0;
+			if (end[-1] != '0' && end[-1] != '1')
+				goto bad;
+		}
 		if (*end || !b.insns || b.vcpu >= IRQSTORM_TRACE_VCPUS)
 			goto bad;
 		b.task = tasks[b.vcpu];
@@ -222,11 +228,13 @@ static GArray *trace_spans(const GArray *blocks, const IrqstormSymbols *syms,
 			       g_array_index(blocks, IrqstormBlock, i + 1).t_ns : end;
 		guint64 start;
 		IrqstormSpan s = { irqstorm_symbols_lookup(syms, b->vaddr, &start), NULL,
-				   FALSE, b->t_ns, MIN(end, next), NULL, b->task, b->irq };
+				   FALSE, b->t_ns, MIN(end, next), NULL, b->task, b->irq,
+				   b->irqs_off, NULL };
 		IrqstormSpan *prev = spans->len ?
 			&g_array_index(spans, IrqstormSpan, spans->len - 1) : NULL;
 
-		if (prev && prev->function == s.function && prev->to_ns == s.from_ns) {
+		if (prev && prev->function == s.function && prev->to_ns == s.from_ns &&
+		    prev->irqs_off == s.irqs_off) {
 			prev->to_ns = s.to_ns;
 			prev->irq = prev->irq ? prev->irq : s.irq;
 		} else if (s.to_ns > s.from_ns) {
@@ -235,7 +243,7 @@ static GArray *trace_spans(const GArray *blocks, const IrqstormSymbols *syms,
 		}
 		if (next > end) {
 			IrqstormSpan h = { IRQSTORM_SYM_HALTED, NULL, TRUE, end, next, NULL,
-					   b->task, NULL };
+					   b->task, NULL, FALSE, NULL };
 
 			g_array_append_val(spans, h);
 		}
@@ -294,6 +302,57 @@ static guint hardirq_context(GArray *spans, guint from)
 	return to;
 }
 
+/* The functions that run the pending softirqs (6.1: __do_softirq). */
+static const char *const softirq_entries[] = { "handle_softirqs", "__do_softirq", NULL };
+
+/* The softirqs' actions (the kernel's open_softirq()s, 6.1 to 7.3). */
+static const char *const softirq_actions[] = {
+	"tasklet_action", "tasklet_hi_action", "run_timer_softirq", "hrtimer_run_softirq",
+	"rcu_core_si", "rcu_core", "net_tx_action", "net_rx_action", "blk_done_softirq",
+	"irq_poll_softirq", "run_rebalance_domains", "sched_balance_softirq", NULL,
+};
+
+static gboolean is_named(const char *f, const char *const *names)
+{
+	for (guint i = 0; names[i]; i++)
+		if (!strcmp(f, names[i]))
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * The softirq run from spans[from] (an entry of handle_softirqs): until
+ * the function that called it runs again, not entered (it returned), or a
+ * context switch (a PREEMPT_RT softirq preempted, ksoftirqd done). Each
+ * span of it (but a hard interrupt's inside it) gets the action running:
+ * the last one entered, or the first ahead for those before it, or
+ * "softirq" when none is seen. Returns the index after it.
+ */
+static guint softirq_context(GArray *spans, guint from)
+{
+	const char *caller = from ? g_array_index(spans, IrqstormSpan, from - 1).function : NULL;
+	const char *action = NULL;
+	guint to = from + 1;
+
+	for (; to < spans->len; to++) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, to);
+
+		if ((s->entered && !strcmp(s->function, CONTEXT_SWITCH)) ||
+		    (!s->entered && caller && !strcmp(s->function, caller)))
+			break;
+		if (!action && s->entered && is_named(s->function, softirq_actions))
+			action = s->function;
+	}
+	for (guint i = from; i < to; i++) {
+		IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+
+		if (s->entered && is_named(s->function, softirq_actions))
+			action = s->function;
+		s->softirq = action ? action : "softirq";
+	}
+	return to;
+}
+
 /*
  * Each span's context: the task of its stretch between context switches,
  * and whether it ran inside a hard interrupt (from an interrupt entry to
@@ -319,6 +378,14 @@ static void trace_contexts(GArray *spans)
 
 		if (s->entered && irqstorm_irqentry_is_entry(s->function))
 			i = hardirq_context(spans, i);
+		else
+			i++;
+	}
+	for (guint i = 0; i < spans->len;) {
+		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
+
+		if (s->entered && is_named(s->function, softirq_entries))
+			i = softirq_context(spans, i);
 		else
 			i++;
 	}
@@ -435,9 +502,23 @@ static GArray *window_spans(const GArray *all, guint64 from, guint64 to)
 	return out;
 }
 
-/* What a span's time went to (IrqstormCause.what): its hard interrupt's
- * kind, else its task's. */
-static const char *cause_of(const IrqstormSpan *s)
+/* The scheduler's own code, by the names of its functions. */
+static const char *const scheduler_code[] = {
+	"__schedule", "schedule", "preempt_schedule", "finish_task_switch", "__switch_to",
+	"context_switch", "pick_next_task", "put_prev_task", "set_next_task", "dequeue_task",
+	"enqueue_task", "try_to_wake_up", "ttwu_", "update_curr", "update_rq_clock", NULL,
+};
+
+static gboolean in_scheduler(const char *f)
+{
+	for (guint i = 0; scheduler_code[i]; i++)
+		if (g_str_has_prefix(f, scheduler_code[i]))
+			return TRUE;
+	return FALSE;
+}
+
+/* Whose a span's time was: its hard interrupt's kind, else its task's. */
+static const char *task_of(const IrqstormSpan *s)
 {
 	if (s->irq)
 		return s->irq;
@@ -462,6 +543,30 @@ static const char *cause_of(const IrqstormSpan *s)
 	return s->context;	/* idle, ksoftirqd */
 }
 
+/*
+ * What a span's time went to (IrqstormCause.what): whose it was (its hard
+ * interrupt's kind, else its task's: task_of()), and where that code ran
+ * when it was not plain task or hard-interrupt code: in a softirq (its
+ * action), in the scheduler, or with interrupts disabled (a force-threaded
+ * handler on a kernel without PREEMPT_RT, a raw spinlock's section).
+ * Interned.
+ */
+static const char *cause_of(const IrqstormSpan *s)
+{
+	const char *who = task_of(s);
+	g_autofree char *what = NULL;
+
+	if (s->softirq)
+		what = g_strconcat(who, " in softirq: ", s->softirq, NULL);
+	else if (in_scheduler(s->function))
+		what = g_strconcat(who, " in the scheduler", NULL);
+	else if (s->irqs_off && !s->vector)
+		what = g_strconcat(who, " with interrupts disabled", NULL);
+	else
+		return who;
+	return g_intern_string(what);
+}
+
 static gint cause_compare(gconstpointer a, gconstpointer b)
 {
 	const IrqstormCause *x = a, *y = b;
@@ -478,7 +583,7 @@ static GArray *causes_of(const GArray *spans)
 
 	for (guint i = 0; i < spans->len; i++) {
 		const IrqstormSpan *s = &g_array_index(spans, IrqstormSpan, i);
-		IrqstormCause c = { cause_of(s), s->vector != NULL, 0, s->from_ns };
+		IrqstormCause c = { cause_of(s), s->vector != NULL && !s->softirq, 0, s->from_ns };
 		guint k;
 
 		for (k = 0; k < out->len; k++) {

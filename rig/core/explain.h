@@ -32,6 +32,8 @@ typedef struct {
 				 * plugin named tasks (names.h); else NULL */
 	const char *irq;	/* the interrupt whose handlers it starts
 				 * ("IRQ 24 (irqstorm0)"), or NULL */
+	gboolean irqs_off;	/* it began with interrupts disabled
+				 * (eflags.IF clear, the plugin's IF field) */
 } IrqstormBlock;
 
 /*
@@ -63,11 +65,17 @@ typedef struct {
 	const char *task;	/* its block's task, when named, else NULL */
 	const char *irq;	/* inside a hard interrupt whose IRQ was
 				 * named: "IRQ 24 (irqstorm0)"; else NULL */
+	gboolean irqs_off;	/* its block began with interrupts disabled */
+	const char *softirq;	/* inside a softirq: the action running
+				 * ("rcu_core"), or "softirq" when none is
+				 * seen; else NULL */
 } IrqstormSpan;
 
 /* What the time of an event went to, in words: a hard interrupt by its
  * kind ("the timer interrupt"), else the task that ran ("the IRQ thread",
- * "idle"). */
+ * "idle"), and where the code ran: "in softirq: rcu_core", "with
+ * interrupts disabled", "in the scheduler". */
+
 typedef struct {
 	const char *what;
 	gboolean hard_interrupt;
