@@ -68,6 +68,9 @@ new_tree() {
 	tar xJf "$pkg/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
 	g init -q
 	g config core.compression 1
+	# No repacking of the whole kernel behind the test's back: git gc
+	# --auto after the first commit ran for minutes beside the builds.
+	g config gc.auto 0
 	# Debian's .gitignore ignores every top-level path (its packaging): -f.
 	g add -A -f .
 	g commit -q -m "base: Debian's linux-source-$ver as shipped"
