@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # One explained event (irqstorm explain): what the vCPU ran across its
-# latency, on the virtual-time axis from the raise (us). Each row is a
+# latency, on the virtual-time axis from the raise (us; a probe event's
+# from its expected wake-up). Each row is a
 # function, largest share first (the last row may gather the rest as
 # "(other)"), each stretch of its code a coloured span; dashed lines mark
 # the event's points (raise, hardirq, thread, done, or the probe's expected
@@ -18,6 +19,8 @@
 #   format  "png" or "svg"                     (default "png")
 #   output  file to write                      (default "explain.<format>")
 #   title   plot title                         (default "irqstorm explain")
+#   origin  what the time axis counts from     (default "the raise"; a probe
+#           event's: "the expected wake-up")
 #
 # Not a distribution: the y axis is functions, not counts, so no log
 # scale here.
@@ -28,6 +31,7 @@ if (!exists("format")) format = "png"
 if (format ne "png" && format ne "svg") exit error sprintf("format must be png or svg, not %s", format)
 if (!exists("output")) output = "explain." . format
 if (!exists("title")) title = "irqstorm explain"
+if (!exists("origin")) origin = "the raise"
 
 if (format eq "png") {
 	set terminal pngcairo size 1100, 160 + 34 * rows font "sans,10"
@@ -36,7 +40,7 @@ if (format eq "png") {
 }
 set output output
 set title title noenhanced
-set xlabel "virtual time from the raise (us)"
+set xlabel sprintf("virtual time from %s (us)", origin) noenhanced
 set yrange [rows - 0.5 : -0.5]
 set ytics scale 0 noenhanced
 set grid xtics

@@ -25,7 +25,7 @@
 # Columns are found by their header names: offset_ns and <stage>_ns; an
 # empty field (a stage the event lacks, such as thread under a hard-
 # interrupt handler) is no point, and a stage with none is left out of
-# the key. Log-scale y.
+# the key. Log-scale y, from 0.8 us or below the smallest value drawn.
 
 if (!exists("input")) input = "sweep.csv"
 if (!exists("format")) format = "png"
@@ -47,13 +47,19 @@ set datafile missing ""
 # (stats defines nothing on a file without rows: only a header)
 stats input using (column("offset_ns")) nooutput
 nrows = exists("STATS_records") ? STATS_records : 0
-# The stages with at least one value.
+# The stages with at least one value, and the smallest value of any (us):
+# the log axis starts below it, so that every series its key lists shows
+# (a handler's 0.3 us too).
 drawn = ""
+lowest = 1e30
 if (nrows > 0) {
 	do for [i = 1:words(stages)] {
 		undefine STATS_records
 		stats input using (column(word(stages, i) . "_ns")) nooutput
-		if (exists("STATS_records") && STATS_records > 0) { drawn = drawn . word(stages, i) . " " }
+		if (exists("STATS_records") && STATS_records > 0) {
+			drawn = drawn . word(stages, i) . " "
+			if (STATS_min / 1e3 < lowest) { lowest = STATS_min / 1e3 }
+		}
 	}
 }
 
@@ -72,7 +78,7 @@ set xlabel "offset of the raise from the section's start (us of virtual time)"
 set ylabel "latency from the raise (us)"
 set grid
 set logscale y
-set yrange [0.8:*]
+set yrange [(lowest < 0.8 ? (lowest > 0 ? lowest * 0.8 : 0.001) : 0.8):*]
 # Above the axes: a legend never covers data.
 set key tmargin left vertical noenhanced box
 

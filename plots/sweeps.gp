@@ -48,12 +48,14 @@ set datafile missing ""
 array worst[n]
 array at[n]
 array has[n]
+lowest = 1e30
 do for [i = 1:n] {
 	undefine STATS_records
 	stats input(i) using (column(col)) nooutput
 	has[i] = exists("STATS_records") && STATS_records > 0
 	if (has[i]) {
 		worst[i] = STATS_max
+		if (STATS_min / 1e3 < lowest) { lowest = STATS_min / 1e3 }
 		stats input(i) using (column(col) == worst[i] ? column("offset_ns") : NaN) nooutput
 		at[i] = STATS_min
 	}
@@ -76,7 +78,8 @@ set xlabel "offset of the raise from the section's start (us of virtual time)"
 set ylabel sprintf("%s latency from the raise (us)", stage)
 set grid
 set logscale y
-set yrange [0.8:*]
+# From 0.8 us, or below the smallest value drawn: every curve shows.
+set yrange [(lowest < 0.8 ? (lowest > 0 ? lowest * 0.8 : 0.001) : 0.8):*]
 # Above the axes: a legend never covers data.
 set key tmargin left vertical noenhanced box
 

@@ -385,6 +385,7 @@ static gboolean write_event(const IrqstormExplainEvent *ev, const char *dir,
 	irqstorm_plot_param_path(e, "spans", spans);
 	irqstorm_plot_param_path(e, "marks", marks);
 	irqstorm_plot_param(e, "title", title);
+	irqstorm_plot_param(e, "origin", irqstorm_explain_origin(ev));
 	g_string_append_printf(e, "rows=%u; ", n);
 	return irqstorm_plot_png("explain.gp", e->str, base, error);
 }

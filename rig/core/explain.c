@@ -773,7 +773,7 @@ static void functions_table(GString *s, const IrqstormExplainWindow *w, guint64 
 
 /* One window's functions as a table, and its sequence of entries. */
 static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 raise,
-			guint cpus)
+			guint cpus, const char *origin)
 {
 	guint64 len = w->to_ns - w->from_ns;
 	g_autofree char *where = cpus > 1 ? g_strdup_printf(" on CPU %u", w->cpu) :
@@ -785,9 +785,9 @@ static void text_window(GString *s, const IrqstormExplainWindow *w, guint64 rais
 			       len / 1e3, w->interrupts, w->interrupts == 1 ? "y" : "ies",
 			       w->switches, w->switches == 1 ? "" : "es");
 	functions_table(s, w, len);
-	g_string_append(s, "  sequence (us from the raise; > entered, < returned to; "
-			"function; virtual ns in it; context; a repeated run of lines is "
-			"shown once, with its count):\n");
+	g_string_append_printf(s, "  sequence (us from %s; > entered, < returned to; "
+			       "function; virtual ns in it; context; a repeated run of lines "
+			       "is shown once, with its count):\n", origin);
 	for (guint i = 0; i < w->spans->len;) {
 		guint period, times = repeats(w->spans, i, &period);
 
@@ -834,7 +834,8 @@ char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held)
 			       "in guest memory at each context switch) and the IRQ a hard "
 			       "interrupt handled" : "the task, as its code shows it");
 	for (guint i = 0; i < ev->windows->len; i++)
-		text_window(s, ev->windows->pdata[i], ev->rec.t_raise, ev->cpus);
+		text_window(s, ev->windows->pdata[i], ev->rec.t_raise, ev->cpus,
+			    irqstorm_explain_origin(ev));
 	return g_string_free(s, FALSE);
 }
 
@@ -958,4 +959,10 @@ guint irqstorm_explain_write_plot_data(const IrqstormExplainEvent *ev,
 	    !irqstorm_write_file(marks_path, marks->str, marks->len, error))
 		return 0;
 	return rows;
+}
+
+const char *irqstorm_explain_origin(const IrqstormExplainEvent *ev)
+{
+	/* A probe record's t_raise is the wake-up it was due at. */
+	return ev->rec.flags & IRQSTORM_REC_PROBE ? "the expected wake-up" : "the raise";
 }

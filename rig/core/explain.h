@@ -152,6 +152,10 @@ char *irqstorm_explain_text(const IrqstormExplainEvent *ev, const char *held);
 /* ev as a JSON object member of an array being built (its line: "summary"). */
 void irqstorm_explain_add_json(JsonBuilder *b, const IrqstormExplainEvent *ev);
 
+/* What an event's times count from: "the raise", or a probe event's
+ * "the expected wake-up". */
+const char *irqstorm_explain_origin(const IrqstormExplainEvent *ev);
+
 /*
  * The figure's data: spans.dat ("FROM_US TO_US ROW COLOUR LABEL", times
  * from the raise, the top functions a row each, the rest one row) and
