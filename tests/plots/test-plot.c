@@ -91,6 +91,43 @@ static void test_quote_gnuplot(void)
 	tu_rmtree(dir);
 }
 
+/*
+ * A sweep's log axis shows every series its key lists: a handler of
+ * 0.304 us beside a hardirq of 3 us is above the axis' bottom (it started
+ * at 0.8 us); each of sweep.gp and sweeps.gp, asked of gnuplot after the
+ * plot (GPVAL_Y_MIN).
+ */
+static void test_sweep_axis(void)
+{
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *csv = g_build_filename(dir, "sweep.csv", NULL);
+	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+	static const char *const scripts[] = { "sweep.gp", "sweeps.gp" };
+
+	tu_write(csv, "offset_ns,seq,hardirq_ns,thread_ns,bh_ns,done_ns,handler_ns\n"
+		      "0,1,3000,,,30000,304\n8,2,3100,,,31000,310\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(scripts); i++) {
+		g_autofree char *script = g_build_filename(g_getenv("IRQSTORM_PLOTS_DIR"),
+							   scripts[i], NULL);
+		g_autofree char *params = g_strdup_printf(
+			"input='%s'; input1='%s'; n=1; stage='handler'; "
+			"output='%s/out.png'", csv, csv, dir);
+		const char *argv[] = { gnuplot, "-e", params, script, "-e",
+				       "print GPVAL_Y_MIN", NULL };
+		g_autofree char *err = NULL;
+		g_autoptr(GError) error = NULL;
+		int status;
+
+		g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+			     NULL, NULL, &err, &status, &error);
+		g_assert_no_error(error);
+		g_test_message("%s: %s", scripts[i], err);
+		g_assert_true(g_spawn_check_wait_status(status, NULL));
+		g_assert_cmpfloat(g_ascii_strtod(err, NULL), <, 0.304);
+	}
+	tu_rmtree(dir);
+}
+
 static void test_paths(void)
 {
 	static const struct {
@@ -1102,6 +1139,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/plot/quote", test_quote);
 	g_test_add_func("/plot/quote/gnuplot", test_quote_gnuplot);
 	g_test_add_func("/plot/paths", test_paths);
+	g_test_add_func("/plot/sweep-axis", test_sweep_axis);
 	g_test_add_func("/plot/fixture/current", test_fixture_current);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/plot/cmd/one", test_one);
