@@ -324,6 +324,7 @@ void irqstorm_matrix_plan_free(IrqstormMatrixPlan *plan)
 	g_free(plan->out);
 	g_strfreev(plan->sets);
 	g_strfreev(plan->passthrough);
+	g_strfreev(plan->channels);
 	if (plan->varies)
 		g_ptr_array_unref(plan->varies);
 	if (plan->cells)

@@ -391,13 +391,22 @@ static GPtrArray *matrix_blocks(const IrqstormMatrixRun *m)
 {
 	g_autoptr(GPtrArray) summaries = g_ptr_array_new();
 	g_autoptr(GArray) channels = NULL;
+	g_autoptr(GError) err = NULL;
 
 	for (guint c = 0; c < m->n; c++)
 		if (m->runs[c].summary)
 			g_ptr_array_add(summaries, m->runs[c].summary);
-	/* Without a channel asked for, every run's channels exist. */
 	channels = irqstorm_summaries_channels((IrqstormSummary *const *)summaries->pdata,
-					       summaries->len, NULL, FALSE, NULL);
+					       summaries->len,
+					       (const char *const *)m->plan->channels, FALSE,
+					       &err);
+	/* A --channel no cell has: said, and every channel shown. */
+	if (!channels) {
+		g_printerr("irqstorm: %s: the table shows every channel\n", err->message);
+		channels = irqstorm_summaries_channels(
+			(IrqstormSummary *const *)summaries->pdata, summaries->len, NULL,
+			FALSE, NULL);
+	}
 	return irqstorm_compare_blocks((IrqstormSummary *const *)summaries->pdata,
 				       summaries->len, NULL, channels);
 }

@@ -67,6 +67,11 @@ static const char matrix_description[] =
 	"rig error, failed cross-checks, no summary.json. Tool failures are\n"
 	"listed on stderr and run again when the matrix is resumed.\n"
 	"\n"
+	"Cells of several channels get a column group per channel and stage,\n"
+	"titled with the channel ([channelN] name); --channel N|NAME shows\n"
+	"only that one (run the same command again to see another: the cells\n"
+	"are not run again).\n"
+	"\n"
 	"Exit status: 0 every cell passed; 2 a cell exceeded a threshold, the\n"
 	"others passed; 3 a cell stalled or was refused, the others were\n"
 	"outcomes too; 4 a cell ended in a tool failure; 1 the matrix did not\n"
@@ -169,6 +174,7 @@ static IrqstormMatrixPlan *matrix_parse(int argc, char **argv)
 		  "Cells run at once (default 1)", "N" },
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &plan->sets,
 		  "Override a scenario key in every cell (repeatable)", "GROUP.KEY=VALUE" },
+		IRQSTORM_CMD_OPTION_CHANNEL(&plan->channels),
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard,
 		  "Run shard I of N only (1 <= I <= N): the cells whose index, from 0, "
 		  "is I-1 modulo N; put the shards together with irqstorm merge", "I/N" },

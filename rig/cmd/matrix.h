@@ -167,6 +167,7 @@ typedef struct {
 	char **sets;		/* --set, for every cell */
 	char **passthrough;	/* after --, for every cell */
 	guint jobs;
+	char **channels;	/* --channel: the table's channels (NULL: each) */
 	GPtrArray *varies;	/* of IrqstormVary */
 	GPtrArray *cells;	/* of IrqstormCell (plan) */
 	char *binary;		/* the irqstorm that runs them (plan) */

@@ -566,6 +566,17 @@ static void test_channels(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(json_object_get_string_member(ch0, "name"), ==, "critical");
 	g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(
 		json_object_get_object_member(ch0, "stages"), "done"), "p99"), ==, 2000);
+	{
+		/* --channel narrows the table to one (the cells ran already:
+		 * the same command shows them again). */
+		const char *const narrow[] = { "--vary", "channel0.rate=1000,2000", "--channel",
+					       "critical", NULL };
+		g_autofree char *out2 = NULL;
+
+		g_assert_cmpint(matrix(f, narrow, env, &out2, NULL), ==, 0);
+		g_assert_nonnull(strstr(out2, "channel 0 (critical) done"));
+		g_assert_null(strstr(out2, "channel 1 done"));
+	}
 }
 
 /* A second run of the same matrix runs nothing; a cell without a complete
