@@ -313,6 +313,7 @@ typedef struct {
 	guint64 interrupts;
 	double max_ns[IRQSTORM_STAGE_IRQ_COUNT];	/* NAN: no sample */
 	char *failed;					/* NULL, or why not */
+	gboolean interrupted;	/* a signal (^C) stopped it: the sweep stops too */
 } RandomTwin;
 
 /* The maxima of channel ch's records in dir/records.csv; FALSE after saying why. */
@@ -411,8 +412,14 @@ static void run_random(const char *path, const char *const *sets,
 		return;
 	}
 	code = irqstorm_cmd_run_and_report(&set, NULL);
-	if (code != IRQSTORM_EXIT_PASSED && code != IRQSTORM_EXIT_THRESHOLD)
+	if (code != IRQSTORM_EXIT_PASSED && code != IRQSTORM_EXIT_THRESHOLD) {
+		g_autoptr(IrqstormSummary) s = irqstorm_summary_load(dir, NULL);
+
 		twin->failed = run_failure(dir, code);
+		/* The user's ^C, not the twin's failure: nothing more runs. */
+		twin->interrupted = s && s->incomplete_reason &&
+				    strstr(s->incomplete_reason, "interrupted by a signal");
+	}
 	else if (!random_maxima(dir, sweep->section_channel, twin))
 		twin->failed = g_strdup("its records.csv could not be read (above)");
 }
@@ -579,6 +586,12 @@ static gboolean sweep_outputs(const char *path, const char *const *sets,
 	if (!no_random)
 		run_random(path, sets, sc, points, span_ns, out, &twin);
 	twin_failed = twin.failed;
+	/* Stopped by the user: not a complete sweep (no sweep.json), and so
+	 * not one that replaces a complete one. */
+	if (twin.interrupted)
+		return sweep_fail("interrupted by a signal during the random twin (%s/random): "
+				  "the sweep's offsets are in %s, but it is not complete",
+				  out, csv);
 	if (!write_sweep_json(json, sc, points, interference, &twin, &err))
 		return sweep_fail("%s", err->message);
 	if (!quiet)

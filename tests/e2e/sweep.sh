@@ -134,6 +134,25 @@ wait "$pid" || status=$?
 sleep 1
 ! pgrep -f "$out/k" >/dev/null || fail "processes of the stopped sweep remain: $(pgrep -af "$out/k")"
 
+# ^C during the random twin: the sweep exits non-zero and is not complete
+# (no sweep.json), though its offsets were swept.
+"$irqstorm" sweep "$scenario" --out "$out/c" --quiet --set "guest.section_us=$L" \
+	--offset "0:$((L * 1000)):400" >"$out/c.txt" 2>&1 &
+pid=$!
+# (once its guest prints: the run is past its start-up, in its main loop)
+for _ in $(seq 900); do
+	[ -s "$out/c/random/console.log" ] && break
+	sleep 0.1
+done
+[ -s "$out/c/random/console.log" ] || fail "the random twin never started: $(cat "$out/c.txt")"
+kill -INT "$pid"
+status=0
+wait "$pid" || status=$?
+[ "$status" -ne 0 ] || fail "a sweep stopped with ^C during its twin exited 0"
+[ ! -e "$out/c/sweep.json" ] || fail "a sweep stopped during its twin wrote sweep.json (complete)"
+grep -q "interrupted by a signal during the random twin" "$out/c.txt" ||
+	fail "not said: $(cat "$out/c.txt")"
+
 # A short sweep, as the docs show it: complete, with its twin and its files.
 "$irqstorm" sweep "$scenario" --out "$out/short" --quiet --offset 0:5000:40 >/dev/null ||
 	fail "the short sweep failed: $(cat "$out/short/INCOMPLETE" 2>/dev/null)"
