@@ -32,11 +32,19 @@ def read_steps(path):
 def test_names(path):
     """Each test's command line (as test-cpu.sh writes it) to its name."""
     names = {}
-    if not path:
+    try:
+        f = open(path, encoding='utf-8') if path else None
+    except FileNotFoundError:
+        f = None     # meson test has not written it (yet): commands, not names
+    if not f:
         return names
-    with open(path, encoding='utf-8') as f:
+    with f:
         for line in f:
-            t = json.loads(line)
+            try:
+                t = json.loads(line)
+            except ValueError:
+                continue     # a line meson is still writing
+
             cmd = t.get('command') or []
             if cmd and cmd[0].endswith('test-cpu.sh'):
                 cmd = cmd[1:]
