@@ -128,6 +128,43 @@ static void test_sweep_axis(void)
 	tu_rmtree(dir);
 }
 
+/*
+ * No figure's legend covers its data: every `set key` of plots/ puts it in
+ * a margin (tmargin, bmargin, lmargin, rmargin, or `at screen` where the
+ * script made room), or turns it off; a key inside the axes (gnuplot's
+ * default, `top right`) fails.
+ */
+static void test_keys_outside(void)
+{
+	const char *dir = g_getenv("IRQSTORM_PLOTS_DIR");
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	guint scripts = 0;
+
+	g_assert_nonnull(d);
+	while ((name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+		g_autofree char *text = NULL;
+		g_auto(GStrv) lines = NULL;
+
+		if (!g_str_has_suffix(name, ".gp") || !strcmp(name, "stages.gp"))
+			continue;
+		text = tu_slurp(path);
+		lines = g_strsplit(text, "\n", -1);
+		scripts++;
+		for (guint i = 0; lines[i]; i++) {
+			const char *l = g_strchug(lines[i]);
+
+			if (!g_str_has_prefix(l, "set key"))
+				continue;
+			g_test_message("%s: %s", name, l);
+			g_assert_true(strstr(l, "margin") || strstr(l, "at screen") ||
+				      !strcmp(l, "set key off"));
+		}
+	}
+	g_assert_cmpuint(scripts, >=, 8);
+}
+
 static void test_paths(void)
 {
 	static const struct {
@@ -1140,6 +1177,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/plot/quote/gnuplot", test_quote_gnuplot);
 	g_test_add_func("/plot/paths", test_paths);
 	g_test_add_func("/plot/sweep-axis", test_sweep_axis);
+	g_test_add_func("/plot/keys-outside", test_keys_outside);
 	g_test_add_func("/plot/fixture/current", test_fixture_current);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/plot/cmd/one", test_one);
