@@ -6,6 +6,8 @@
  * another flavour is built the first time a scenario asks for it.
  */
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +57,23 @@ char *irqstorm_guest_missing(const IrqstormRunSettings *set)
 	return NULL;
 }
 
+/*
+ * Runs in the build's child between fork and exec: async-signal-safe calls
+ * only. The build dies with us: SIGTERM, which build-guest.sh turns into
+ * stopping its lanes (their makes and compilers), when we die, even by
+ * SIGKILL; a build left running would hold its build directory's lock
+ * and the CPUs for minutes with nobody waiting for it.
+ */
+static void build_child_setup(gpointer data)
+{
+	pid_t parent = GPOINTER_TO_INT(data);
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* The parent may have died before prctl took effect. */
+	if (getppid() != parent)
+		_exit(127);
+}
+
 gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
 			      const char *const *flavours, GError **error)
 {
@@ -82,7 +101,8 @@ gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
 	}
 	spawned = g_spawn_async_with_pipes_and_fds(NULL, (const char *const *)argv->pdata,
 						   NULL, G_SPAWN_DO_NOT_REAP_CHILD |
-						   G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+						   G_SPAWN_STDIN_FROM_DEV_NULL,
+						   build_child_setup, GINT_TO_POINTER(getpid()),
 						   -1, out, -1, NULL, NULL, 0,
 						   &pid, NULL, NULL, NULL, error);
 	close(out);
