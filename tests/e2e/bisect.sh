@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # irqstorm bisect-step with git bisect run, on a kernel tree of the user's:
-#   - a git tree made from Debian's linux-source-7.3 as shipped (or 6.12,
-#     with IRQSTORM_BISECT_SOURCE=6.12; no kernel-series/): a base commit, a
+#   - a git tree made from Debian's linux-source-7.3 with kernel-series/
+#     (or 6.12, with IRQSTORM_BISECT_SOURCE=6.12): a base commit, a
 #     harmless commit (a comment), and a commit that delays the IRQ thread
 #     (udelay() in irq_thread_fn());
 #   - bisect-step says good at the base and bad at the delay, and
@@ -23,7 +23,10 @@
 # The tree is made once into irqstorm's cache (test-trees/), with fixed
 # commit dates so that its commits are the same on every machine, and kept
 # there with its build directory: a later run of this test rebuilds only
-# what changed. A fresh machine builds the kernel once in full.
+# what changed. Its base is the source the suite's dyn kernel of that
+# version was built from, and its build directory starts as a copy of
+# that kernel's (seed_build): a fresh machine compiles only what the
+# tree's commits change, never the whole kernel a second time.
 #
 #   bisect.sh IRQSTORM SCENARIO [run options]
 set -euo pipefail
@@ -40,6 +43,9 @@ case $ver in
 *) fail "IRQSTORM_BISECT_SOURCE=$ver: 6.12 or 7.3" ;;
 esac
 tree=$cache/test-trees/bisect-$ver
+top=$(realpath "$(dirname "$0")/../..")
+seed_kernel=dyn-$ver
+[ "$ver" != 6.12 ] || seed_kernel=dyn
 export GIT_AUTHOR_NAME=irqstorm-test GIT_AUTHOR_EMAIL=test@irqstorm.invalid
 export GIT_COMMITTER_NAME=irqstorm-test GIT_COMMITTER_EMAIL=test@irqstorm.invalid
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
@@ -49,23 +55,34 @@ g() { git -C "$tree" "$@"; }
 # The three commits, made once (a git tree of the whole kernel takes a
 # minute or two); either way the tree is then put back to its last
 # commit, HEAD detached there (as git bisect reset delay leaves it: the
-# fingerprint reads .git/HEAD), clean.
+# fingerprint reads .git/HEAD), clean. A tree of an older layout of this
+# test (its base another source) is made again.
+BASE_MSG="base: Debian's linux-source-$ver with kernel-series/, as the $seed_kernel kernel"
 make_tree() {
-	[ -f "$tree/.irqstorm-test-ready" ] 2>/dev/null ||
+	[ "$(g log -1 --format=%s base 2>/dev/null)" = "$BASE_MSG" ] &&
 		g rev-parse -q --verify refs/tags/delay >/dev/null 2>&1 || new_tree
 	g bisect reset >/dev/null 2>&1 || true
 	g checkout -q -f delay
 	g clean -q -fdx
 }
 
+# The seed: the dyn kernel of this version, built as the suite builds it
+# (at once when it is in the cache), its build directory and its source.
+seed_obj=$("$top/scripts/build-kernel.sh" --print-dir "$seed_kernel" "$out/seed")
+seed_src() { readlink -f "$seed_obj/source"; }
+
 new_tree() {
+	local src
+	"$top/scripts/build-kernel.sh" "$seed_kernel" "$out/seed" >"$out/seed.log" 2>&1 ||
+		{ cat "$out/seed.log" >&2; fail "cannot build the $seed_kernel kernel the tree is made from"; }
+	src=$(seed_src)
 	rm -rf "$tree"
 	mkdir -p "$tree"
-	local pkg
-	pkg=$("$(dirname "$0")/../../scripts/debian-fetch.sh" "linux-source-$ver") ||
-		fail "cannot fetch linux-source-$ver"
-	echo "making the test tree $tree from $pkg/usr/src/linux-source-$ver.tar.xz" >&2
-	tar xJf "$pkg/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
+	echo "making the test tree $tree from $src" >&2
+	# Times kept: every file but those the commits below write is older
+	# than the seed's objects (seed_build).
+	cp -a "$src/." "$tree/"
+	rm -f "$tree/.irqstorm-ready"
 	g init -q
 	g config core.compression 1
 	# No repacking of the whole kernel behind the test's back: git gc
@@ -73,7 +90,7 @@ new_tree() {
 	g config gc.auto 0
 	# Debian's .gitignore ignores every top-level path (its packaging): -f.
 	g add -A -f .
-	g commit -q -m "base: Debian's linux-source-$ver as shipped"
+	g commit -q -m "$BASE_MSG"
 	g tag base
 	printf '/* irqstorm test: a harmless change, a comment. */\n' >>"$tree/kernel/irq/manage.c"
 	g commit -q -am "harmless: a comment at the end of kernel/irq/manage.c"
@@ -86,6 +103,43 @@ new_tree() {
 	g diff | grep -q "^+	udelay($DELAY_US);$" || fail "the delay commit's edit did not apply: $(g diff)"
 	g commit -q -am "delay: udelay($DELAY_US) before every threaded handler (irq_thread_fn)"
 	g tag delay
+	seed_build
+}
+
+# tree_obj: the build directory irqstorm gives the tree's kernel.
+tree_obj() {
+	local key
+	key=$(printf '%s' "$(realpath "$tree")" | sha256sum | cut -c1-8)
+	"$top/scripts/build-kernel.sh" --print-dir "dyn-tree-$key" "$out/seed" "$tree"
+}
+
+# seed_build: the tree's build directory (the one irqstorm gives the
+# tree's kernel) as a copy of the seed's, its configuration kept (the
+# same fragments on the same source). What makes that a correct
+# incremental build: the tree's base is the seed's source byte for byte,
+# copied with its times, so kbuild sees every object newer than its
+# sources but where the commits wrote (kernel/irq/manage.c, newer than
+# the seed's build: the seed is built before the tree is made), and the
+# same commands once the seed's source path in its .cmd and dependency
+# files reads the tree's. Checked after the first step: the tree's
+# kernel was compiled from a few files, not a whole kernel's.
+seed_build() {
+	local obj src
+	obj=$(tree_obj)
+	src=$(seed_src)
+	rm -rf "$obj" "$obj.lock" "$obj.lock.holder"
+	mkdir -p "$obj"
+	cp -a "$seed_obj/." "$obj/"
+	rm -rf "$obj/irqstorm-driver" "$obj/irqstorm-layout"
+	rm -f "$obj/.irqstorm-built" "$obj/identity" "$obj/identity.tmp"
+	# kbuild's own files name the source absolutely; the tools' (objtool,
+	# whose rebuild would make kbuild compile every object again) name
+	# their build directory so too.
+	grep -rlIZF -e "$src" -e "$seed_obj" "$obj" |
+		xargs -0 -r sed -i -e "s|$src|$(realpath "$tree")|g" -e "s|$seed_obj|$obj|g"
+	ln -sfn "$(realpath "$tree")" "$obj/source"
+	! grep -rqIF -e "$src" -e "$seed_obj" "$obj" || fail "the seeded build still names $src or $seed_obj"
+	echo "$obj" >"$out/seeded"
 }
 
 # What irqstorm must leave as it was: every file outside .git (names,
@@ -124,6 +178,15 @@ status=0
 "$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
 	--limit 'thread.p50=100000' "${extra[@]}" >"$out/first.txt" 2>&1 || status=$?
 cat "$out/first.txt" >&2
+# A seeded build compiled what the commits changed and what the tree's
+# version string reaches (a few dozen files), not the kernel (1,700).
+if [ -f "$out/seeded" ]; then
+	files=$(sed -n 's/.*building the dyn kernel in .*: done in .*, \([0-9]*\) files$/\1/p' \
+		"$out/first.txt" | tail -n 1)
+	echo "the seeded tree build compiled ${files:-no} files" >&2
+	[ -n "$files" ] && [ "$files" -lt 200 ] ||
+		fail "the tree's build from $(cat "$out/seeded") was not incremental: ${files:-no} files compiled"
+fi
 [ "$(sha256sum <"$tree/.git/index")" = "$index" ] || fail "a step changed the tree's .git/index"
 base_dir=$out/steps/$(g rev-parse --short=12 HEAD)
 [ "$status" = 0 ] || fail "bisect-step with a limit nothing exceeds: exit $status"
@@ -167,7 +230,6 @@ g bisect reset delay >/dev/null 2>&1
 # The README's two commands for a tree of one's own, as written: HOME a
 # directory where linux is this tree and irqstorm the checkout (its build
 # and scenarios); the run from the checkout, the bisection from the tree.
-top=$(realpath "$(dirname "$0")/../..")
 export IRQSTORM_CACHE=$cache	# HOME changes below; the cache does not
 # A HOME kept in the cache beside the tree: the kernel is named by the
 # path the README gives ($HOME/linux), so a fixed one keeps its build.
@@ -216,6 +278,30 @@ skipped "$out/old" "is Linux 5.10.0: irqstorm builds kernel trees from Linux 6.1
 # A tree that does not build: an uncommitted error, then put back.
 printf 'this is not C;\n' >>"$tree/kernel/irq/manage.c"
 skipped "$tree" "kernel build failed; see .*build.log"
+g checkout -q -- kernel/irq/manage.c
+
+# A step killed while it builds (SIGKILL: no chance to clean up) leaves
+# no build behind: make and its compilers die with it, the build
+# directory's lock is free (the next step below takes it).
+printf '/* irqstorm test: a step killed while this builds */\n' >>"$tree/kernel/irq/manage.c"
+"$irqstorm" bisect-step "$scenario" --tree "$tree" --out "$out/steps" \
+	--limit done.p99=50 "${extra[@]}" >"$out/killed.txt" 2>&1 &
+pid=$!
+for _ in $(seq 900); do
+	grep -q "building the dyn kernel in .* \.\.\.$" "$out/killed.txt" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 1
+done
+grep -q "building the dyn kernel in .* \.\.\.$" "$out/killed.txt" ||
+	fail "the step to kill never started its build: $(cat "$out/killed.txt")"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+for _ in $(seq 120); do
+	pgrep -f -- "$(tree_obj)" >/dev/null || break
+	sleep 1
+done
+! pgrep -af -- "$(tree_obj)" >&2 || fail "bisect-step killed: its build (above) is still running"
+flock -n "$(tree_obj).lock" true || fail "bisect-step killed: its build directory is still locked"
 g checkout -q -- kernel/irq/manage.c
 
 # A wrong command line aborts the bisection (128).
