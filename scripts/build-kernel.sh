@@ -179,11 +179,15 @@ check_config() {
 
 # The kernel this one is the same as but for options of its own: a Debian
 # source's rt with the BH lock is its rt plus one option. Its build is
-# made from that kernel's, copied (every path in it is relative to it or
-# the shared source) and configured anew: kbuild then compiles again only
-# what the changed options reach, and links. The outputs are byte for byte
-# a build from nothing's (compared so, docs/building.md; e2e-kernel-cache
-# makes one again from a changed fragment and compares).
+# made from that kernel's, copied and configured anew: kbuild then
+# compiles again only what the changed options reach, and links. kbuild's
+# own files name the shared source, or their build directory relatively;
+# the tools' (objtool) name their build directory absolutely, and are
+# made to name the copy: else objtool is built again, and every object
+# that objtool checks, the whole kernel, after it. The outputs are byte
+# for byte a build from nothing's (compared so, docs/building.md;
+# e2e-kernel-cache makes one again from a changed fragment, compares, and
+# counts the files compiled).
 seed=
 if [ "$pkg" != tree ] && [ "$bh_lock" = yes ]; then
 	seed=${KERNEL%-bh-lock}
@@ -192,7 +196,7 @@ fi
 # seed_from KERNEL: $obj as a copy of KERNEL's build directory, built
 # first if it is not (its own outputs linked into OUT too).
 seed_from() {
-	local base
+	local base real
 	"$0" "$1" "$OUT" || die "building $1, which $KERNEL is made from, failed"
 	base=$(dirname "$(readlink -f "$OUT/kernel-$1-identity")")
 	exec 7>"$base.lock"
@@ -201,7 +205,10 @@ seed_from() {
 	cp -a "$base/." "$obj/" || die "cannot copy $base into $obj"
 	exec 7>&-
 	rm -rf "$obj/irqstorm-driver" "$obj/irqstorm-layout"
-	rm -f "$obj"/.irqstorm-* "$obj/identity" "$obj/identity.tmp"
+	rm -f "$obj"/.irqstorm-* "$obj/identity" "$obj/identity.tmp" "$obj/build.log"
+	real=$(cd "$obj" && pwd -P)
+	{ grep -rlIZF -e "$base" "$obj" || true; } | xargs -0 -r sed -i "s|$base|$real|g" ||
+		die "cannot make the copy of $base name $real"
 }
 
 if [ ! -f "$obj/.config" ] || [ ! -f "$obj/.irqstorm-configured" ]; then
