@@ -457,6 +457,10 @@ for c in "${CASES[@]}"; do explain_case "$c"; done
 explain_sweep bh_off
 explain_sweep preempt_off
 for k in $SWEEP_73_KERNELS; do explain_sweep bh_off "$k"; done
+# irqd-vs-threads: what channel 0's latency with its thread above
+# channel 1's is made of, its own worst event.
+explain "$(cell irqd-vs-threads per-irq-threads)" irqd-vs-threads-per-irq-threads \
+	--stage done --top 1 --channel 0
 # 6.1 against 6.12: the profile whose probe maximum moved the most, its
 # worst probe wake-up on each kernel.
 K61_PROFILE=$(for p in $(dyn_profiles ide-pio | tr , ' '); do
@@ -532,11 +536,15 @@ k73_label() {	# KERNEL: as the 7.3 tables name it
 	esac
 }
 
-# explained DIR: the event of DIR/explain/explain.json, as the table's
+# explained DIR: the worst event of DIR/explain/explain.json (explain
+# --top 1 explains each channel's worst: the run's is the longest of
+# them, its channel named where there are several), as the table's
 # cells: stage, event, latency (us), context switches, hard-interrupt
 # entries, what the time went to (its line: causes, then functions).
 explained() {
-	jq -r '.events[0] | "\(.stage) | #\(.seq) | \(.latency_ns / 100 | round / 10) |" +
+	jq -r '(.events | map(.channel) | unique | length) as $n | .events | max_by(.latency_ns) |
+		"\(.stage)\(if $n > 1 then " (channel \(.channel))" else "" end) | #\(.seq) |" +
+		" \(.latency_ns / 100 | round / 10) |" +
 		" \([.windows[].context_switches] | add) | \([.windows[].interrupts] | add) |" +
 		" `\(.summary | sub("^[^:]*: "; ""))`"' \
 		"$1/explain/explain.json"
