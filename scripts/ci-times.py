@@ -63,7 +63,11 @@ def row(what, s):
 def main(argv):
     if len(argv) not in (2, 3):
         sys.exit(__doc__)
-    steps = read_steps(argv[1])
+    try:
+        steps = read_steps(argv[1])
+    except OSError as e:
+        sys.exit('ci-times.py: cannot read %s: %s (scripts/test.sh writes it, '
+                 'build/meson-logs/irqstorm-times.tsv)' % (argv[1], e.strerror))
     names = test_names(argv[2] if len(argv) == 3 else None)
     phases = [s for s in steps if s['script'] == 'test.sh']
     builds = [s for s in steps if s['script'] not in ('test.sh', 'test-cpu.sh')]

@@ -135,7 +135,7 @@ seed_build() {
 	# kbuild's own files name the source absolutely; the tools' (objtool,
 	# whose rebuild would make kbuild compile every object again) name
 	# their build directory so too.
-	grep -rlIZF -e "$src" -e "$seed_obj" "$obj" |
+	{ grep -rlIZF -e "$src" -e "$seed_obj" "$obj" || true; } |
 		xargs -0 -r sed -i -e "s|$src|$(realpath "$tree")|g" -e "s|$seed_obj|$obj|g"
 	ln -sfn "$(realpath "$tree")" "$obj/source"
 	! grep -rqIF -e "$src" -e "$seed_obj" "$obj" || fail "the seeded build still names $src or $seed_obj"
