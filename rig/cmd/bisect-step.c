@@ -52,9 +52,11 @@ static const char bisect_description[] =
 	"--channel N|NAME judges only that one. The probe is the run's: once.\n"
 	"\n"
 	"Exit status, as git bisect run reads it: 0 good (every limit held),\n"
-	"1 bad (a limit exceeded), 125 skip (this commit cannot be tested: the\n"
-	"tree is not a supported kernel, the kernel or driver does not build,\n"
-	"the run did not complete, a stage has no samples), 128 abort (a wrong\n"
+	"1 bad (a limit exceeded, or the kernel reported a fault the scenario\n"
+	"does not expect: irqstorm run's exit status 5, even in a run the\n"
+	"fault cut short), 125 skip (this commit cannot be tested: the tree\n"
+	"is not a supported kernel, the kernel or driver does not build, the\n"
+	"run did not complete, a stage has no samples), 128 abort (a wrong\n"
 	"command line or scenario: the same at every commit).\n"
 	"\n"
 	"--judge DIR builds and runs nothing: it judges the results in DIR (a\n"
@@ -189,6 +191,13 @@ static int judge(const char *dir, const GArray *limits, char **want, const char 
 
 	if (!s)
 		return bisect_end(BISECT_SKIP, "%s", err->message);
+	/* A kernel that reports a fault at this commit is bad, whatever the
+	 * latencies: the scenario names the reports it expects. */
+	if (s->return_code == IRQSTORM_EXIT_KERNEL && s->kernel_failure) {
+		printf("bisect-step: %s: bad (exit %d): the kernel failed the run: %s; "
+		       "results in %s\n", what, BISECT_BAD, s->kernel_failure, dir);
+		return BISECT_BAD;
+	}
 	channels = irqstorm_summaries_channels(&s, 1, (const char *const *)want, FALSE, &err);
 	if (!channels)
 		return bisect_end(BISECT_ABORT, "%s", err->message);

@@ -39,6 +39,8 @@ enum {
 					 * an interrupt line ("nobody cared"), or
 					 * a livelock: the device ended the storm */
 	IRQSTORM_EXIT_TOOL_FAILURE = 4,	/* matrix: a cell ended in a tool failure */
+	IRQSTORM_EXIT_KERNEL = 5,	/* the kernel reported a fault the scenario
+					 * does not expect, or not one it does */
 };
 
 /* The exit status of a run judged so. */

@@ -18,6 +18,8 @@ const char *irqstorm_cell_end_name(IrqstormCellEnd end)
 		return "stall";
 	case IRQSTORM_CELL_REFUSED:
 		return "refused";
+	case IRQSTORM_CELL_KERNEL:
+		return "kernel";
 	case IRQSTORM_CELL_TOOL_FAILURE:
 		return "tool failure";
 	case IRQSTORM_CELL_INTERRUPTED:
@@ -53,6 +55,11 @@ IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
 				       code, s->return_code);
 		return IRQSTORM_CELL_TOOL_FAILURE;
 	}
+	/* The kernel failed the run, complete or cut short by it. */
+	if (code == IRQSTORM_EXIT_KERNEL && s->kernel_failure) {
+		*why = g_strdup(s->kernel_failure);
+		return IRQSTORM_CELL_KERNEL;
+	}
 	if (!s->complete) {
 		*why = g_strdup(s->incomplete_reason);
 		return code == IRQSTORM_EXIT_ERROR && guest_refused(s) ?
@@ -80,20 +87,28 @@ IrqstormCellEnd irqstorm_matrix_classify(int code, const IrqstormSummary *s,
 
 int irqstorm_matrix_exit_code(const IrqstormCellEnd *ends, guint n)
 {
+	/* The statuses by rank: a tool failure above a kernel's fault, above
+	 * a stall or refusal, above a threshold, above a pass. */
+	static const int rank[] = {
+		IRQSTORM_EXIT_PASSED, IRQSTORM_EXIT_THRESHOLD, IRQSTORM_EXIT_STALL,
+		IRQSTORM_EXIT_KERNEL, IRQSTORM_EXIT_TOOL_FAILURE,
+	};
 	static const int status[] = {
 		[IRQSTORM_CELL_PASSED] = IRQSTORM_EXIT_PASSED,
 		[IRQSTORM_CELL_THRESHOLD] = IRQSTORM_EXIT_THRESHOLD,
 		[IRQSTORM_CELL_STALL] = IRQSTORM_EXIT_STALL,
 		[IRQSTORM_CELL_REFUSED] = IRQSTORM_EXIT_STALL,
+		[IRQSTORM_CELL_KERNEL] = IRQSTORM_EXIT_KERNEL,
 		[IRQSTORM_CELL_TOOL_FAILURE] = IRQSTORM_EXIT_TOOL_FAILURE,
 	};
-	int code = IRQSTORM_EXIT_PASSED;
+	guint worst = 0;
 
 	for (guint i = 0; i < n; i++) {
 		if (ends[i] == IRQSTORM_CELL_NOT_RUN || ends[i] == IRQSTORM_CELL_INTERRUPTED)
 			return IRQSTORM_EXIT_ERROR;
-		/* The statuses rank as their numbers: 4 > 3 > 2 > 0. */
-		code = MAX(code, status[ends[i]]);
+		for (guint r = worst; r < G_N_ELEMENTS(rank); r++)
+			if (rank[r] == status[ends[i]])
+				worst = r;
 	}
-	return code;
+	return rank[worst];
 }

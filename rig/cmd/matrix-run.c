@@ -134,6 +134,10 @@ static void say_cell_end(const IrqstormCellRun *r)
 		irqstorm_matrix_say(r, "exit 1 in %.1f s, refused by the guest: %s", r->seconds,
 		    r->why);
 		break;
+	case IRQSTORM_CELL_KERNEL:
+		irqstorm_matrix_say(r, "exit 5 in %.1f s, the kernel failed the run: %s",
+		    r->seconds, r->why);
+		break;
 	case IRQSTORM_CELL_INTERRUPTED:
 		irqstorm_matrix_say(r, "interrupted after %.1f s (run the same command again "
 				    "to run it)", r->seconds);

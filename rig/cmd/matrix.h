@@ -94,13 +94,15 @@ typedef enum {
 	IRQSTORM_CELL_THRESHOLD,	/* outcome: exit 2, a threshold exceeded */
 	IRQSTORM_CELL_STALL,		/* outcome: exit 3, the guest stalled */
 	IRQSTORM_CELL_REFUSED,		/* outcome: the guest reported an error */
+	IRQSTORM_CELL_KERNEL,		/* outcome: exit 5, the kernel reported a
+					 * fault not expected (or not one that was) */
 	IRQSTORM_CELL_TOOL_FAILURE,	/* anything else: no outcome */
 	IRQSTORM_CELL_INTERRUPTED,	/* stopped by the matrix's own ^C: no
 					 * outcome, no failure; run again on resume */
 } IrqstormCellEnd;
 
-/* "passed", "threshold", "stall", "refused", "tool failure", "interrupted",
- * "not run". */
+/* "passed", "threshold", "stall", "refused", "kernel", "tool failure",
+ * "interrupted", "not run". */
 const char *irqstorm_cell_end_name(IrqstormCellEnd end);
 
 /* Is it an outcome of the scenario (not a tool failure, not unrun)? */

@@ -183,6 +183,45 @@ static char *livelock_text(const Judge *j)
 	return g_string_free(t, FALSE);
 }
 
+/*
+ * Without icount the guest's clock is the host's: a QEMU the host keeps
+ * waiting for a CPU falls behind the storm's schedule, and its guest gets
+ * to stop the storm late in virtual time. Such a run is no verdict on the
+ * kernel. Why QEMU counts as starved (its threads waited for a host CPU
+ * at least STARVED_SHARE of the time they ran or waited), or NULL.
+ */
+#define STARVED_SHARE 0.10
+static char *host_starved(const Judge *j)
+{
+	const IrqstormRunOutcome *o = j->out;
+	double total = o->qemu_run_seconds + o->qemu_wait_seconds;
+
+	if (j->sc->icount_shift != IRQSTORM_ICOUNT_OFF || !o->qemu_sched_known ||
+	    total <= 0 || o->qemu_wait_seconds < STARVED_SHARE * total)
+		return NULL;
+	return g_strdup_printf("QEMU's threads waited %.2f s for a host CPU, %.0f%% of "
+			       "their %.2f s (schedstat; the bound is %.0f%%)",
+			       o->qemu_wait_seconds, 100 * o->qemu_wait_seconds / total,
+			       total, 100 * STARVED_SHARE);
+}
+
+/* The device ended the storm: a livelock of the guest, or of the host. */
+static void livelock_or_host(Judge *j)
+{
+	g_autofree char *starved = host_starved(j);
+	g_autofree char *livelock = livelock_text(j);
+
+	if (!starved) {
+		g_ptr_array_add(j->res->stalls, g_steal_pointer(&livelock));
+		return;
+	}
+	g_ptr_array_add(j->res->failed_checks, g_strdup_printf(
+		"inconclusive: %s; but the run has no icount, so the guest's time is "
+		"the host's, and %s: a starved QEMU makes its guest late, so this is "
+		"no verdict on the kernel. Run it on a quieter host, or with icount",
+		livelock, starved));
+}
+
 /* The guest said only what the protocol declares (include/irqstorm/guest.h). */
 static void check_protocol(Judge *j)
 {
@@ -312,7 +351,7 @@ static gboolean check_stalls(Judge *j)
 				"channel %u: %" G_GUINT64_FORMAT " spin work items timed "
 				"out", n, v));
 	if (j->out->device.storm_device_end)
-		g_ptr_array_add(j->res->stalls, livelock_text(j));
+		livelock_or_host(j);
 	for (guint i = 0; i < j->con->kernel_events->len; i++) {
 		const char *e = j->con->kernel_events->pdata[i];
 
@@ -371,19 +410,57 @@ static gboolean check_thresholds(Judge *j)
 }
 
 /* Complete? Consistent? Stalled? Within the thresholds? */
+/*
+ * The kernel's reports against what the scenario expects: a fault of a
+ * kind not expected fails the run, and so does an expected kind the kernel
+ * did not report, when the run went to its end (a run cut short may not
+ * have reached it).
+ */
+static gboolean check_kernel(Judge *j)
+{
+	g_auto(GStrv) want = g_strsplit(j->sc->kernel_expect, ",", -1);
+	const GPtrArray *reports = j->con->reports;
+
+	for (guint w = 0; want[w]; w++)
+		g_strstrip(want[w]);
+	for (guint i = 0; i < reports->len; i++) {
+		IrqstormKreport *r = reports->pdata[i];
+
+		r->expected = r->fault && g_strv_contains((const char *const *)want, r->kind);
+		if (r->fault && !r->expected)
+			g_ptr_array_add(j->res->kernel, g_strdup_printf(
+				"%s: %s", r->kind, r->title));
+	}
+	for (guint w = 0; j->res->complete && want[w]; w++) {
+		gboolean seen = FALSE;
+
+		for (guint i = 0; i < reports->len && !seen; i++)
+			seen = !strcmp(((IrqstormKreport *)reports->pdata[i])->kind, want[w]);
+		if (!seen)
+			g_ptr_array_add(j->res->kernel, g_strdup_printf(
+				"%s: expected ([run] kernel_expect), and the kernel "
+				"did not report it", want[w]));
+	}
+	return j->res->kernel->len > 0;
+}
+
 static IrqstormVerdict judge(Judge *j)
 {
-	gboolean stalled, exceeded;
+	gboolean kernel, stalled, exceeded;
 
 	j->res->incomplete_reason = incomplete_reason(j);
 	j->res->complete = !j->res->incomplete_reason;
 	if (j->res->complete)
 		run_checks(j);
+	kernel = check_kernel(j);
 	if (!j->res->complete || j->res->failed_checks->len)
-		return IRQSTORM_VERDICT_ERROR;
+		return kernel ? IRQSTORM_VERDICT_KERNEL : IRQSTORM_VERDICT_ERROR;
 	stalled = check_stalls(j);
 	exceeded = check_thresholds(j);
-	return stalled ? IRQSTORM_VERDICT_STALL :
+	if (!kernel && j->res->failed_checks->len)
+		return IRQSTORM_VERDICT_ERROR;	/* the host starved QEMU */
+	return kernel ? IRQSTORM_VERDICT_KERNEL :
+	       stalled ? IRQSTORM_VERDICT_STALL :
 	       exceeded ? IRQSTORM_VERDICT_THRESHOLD : IRQSTORM_VERDICT_PASSED;
 }
 
@@ -397,6 +474,7 @@ IrqstormChecks *irqstorm_checks_run(const IrqstormScenario *sc,
 	res->failed_checks = g_ptr_array_new_with_free_func(g_free);
 	res->limits = g_array_new(FALSE, TRUE, sizeof(IrqstormLimitResult));
 	res->stalls = g_ptr_array_new_with_free_func(g_free);
+	res->kernel = g_ptr_array_new_with_free_func(g_free);
 	res->verdict = judge(&j);
 	return res;
 }
@@ -409,5 +487,6 @@ void irqstorm_checks_free(IrqstormChecks *c)
 	g_ptr_array_unref(c->failed_checks);
 	g_array_unref(c->limits);
 	g_ptr_array_unref(c->stalls);
+	g_ptr_array_unref(c->kernel);
 	g_free(c);
 }

@@ -16,12 +16,17 @@
 /* The judgement of a run; a command makes an exit status of it. */
 typedef enum {
 	IRQSTORM_VERDICT_PASSED,
-	IRQSTORM_VERDICT_ERROR,		/* incomplete, or a cross-check failed */
+	IRQSTORM_VERDICT_ERROR,		/* incomplete, or a cross-check failed;
+					 * or a livelock without icount on a host
+					 * that starved QEMU: no verdict */
 	IRQSTORM_VERDICT_THRESHOLD,	/* a scenario threshold was exceeded */
 	IRQSTORM_VERDICT_STALL,		/* the guest stalled: an i8042 region or
 					 * spin timed out, the kernel disabled
 					 * an interrupt line ("nobody cared"), or
 					 * a livelock: the device ended the storm */
+	IRQSTORM_VERDICT_KERNEL,	/* the kernel reported a fault the scenario
+					 * does not expect ([run] kernel_expect),
+					 * or did not report one it does */
 } IrqstormVerdict;
 
 /* A scenario threshold against what was measured: in a run of several
@@ -42,12 +47,18 @@ typedef struct {
 	GArray *limits;			/* of IrqstormLimitResult, one per threshold
 					 * (and channel) */
 	GPtrArray *stalls;		/* why the guest stalled (char *), if it did */
+	GPtrArray *kernel;		/* why the kernel fails the run (char *): a
+					 * report not expected, a kind expected and
+					 * not reported */
 	IrqstormVerdict verdict;
 } IrqstormChecks;
 
 /*
  * Judge a run of sc. The cross-checks run only on a complete run; stalls
- * and thresholds only when those passed (else the verdict is ERROR).
+ * and thresholds only when those passed (else the verdict is ERROR). The
+ * kernel's reports are judged on every run, complete or not, and a fault
+ * decides the verdict (KERNEL): a kernel that oopses is the culprit of the
+ * run it cut short. Marks each of con's reports expected or not.
  */
 IrqstormChecks *irqstorm_checks_run(const IrqstormScenario *sc,
 				    const IrqstormRunOutcome *out,

@@ -106,38 +106,17 @@ double irqstorm_last_printk_time(const char *text)
 	return last;
 }
 
-/*
- * Kernel log lines a latency engineer wants to know about, without their
- * time stamp: the spurious-interrupt detector disabling a line, lockups,
- * stalls, warnings and bugs.
- */
-GPtrArray *irqstorm_kernel_events(const char *text)
+/* The reports' lines: each title, then what became of it (kreports.h). */
+static GPtrArray *report_lines(const GPtrArray *reports)
 {
-	static const char *const needles[] = {
-		"nobody cared", "Disabling IRQ #", "soft lockup", "hard LOCKUP",
-		"rcu_preempt detected stalls", "rcu_sched detected stalls",
-		"blocked for more than", "WARNING:", "BUG:", "Oops",
-		"Flags mismatch", "cannot request IRQ",
-	};
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 
-	for (gsize i = 0; lines[i]; i++) {
-		const char *l = lines[i];
+	for (guint i = 0; i < reports->len; i++) {
+		const IrqstormKreport *r = reports->pdata[i];
 
-		for (gsize k = 0; k < G_N_ELEMENTS(needles); k++) {
-			g_autofree char *e = NULL;
-
-			if (!strstr(l, needles[k]))
-				continue;
-			if (l[0] == '[' && strchr(l, ']'))
-				l = strchr(l, ']') + 1;
-			e = g_strstrip(g_strdup(l));
-			/* The guest's init may show the kernel log again. */
-			if (!g_ptr_array_find_with_equal_func(out, e, g_str_equal, NULL))
-				g_ptr_array_add(out, g_steal_pointer(&e));
-			break;
-		}
+		g_ptr_array_add(out, g_strdup(r->title));
+		for (guint k = 0; k < r->then->len; k++)
+			g_ptr_array_add(out, g_strdup(r->then->pdata[k]));
 	}
 	return out;
 }
@@ -151,10 +130,11 @@ IrqstormConsole *irqstorm_console_read(const char *path)
 	if (path && g_file_get_contents(path, &text, NULL, NULL)) {
 		con->result = irqstorm_parse_result_line(text);
 		con->uptime_s = irqstorm_last_printk_time(text);
-		con->kernel_events = irqstorm_kernel_events(text);
+		con->reports = irqstorm_kreports_parse(text);
 	} else {
-		con->kernel_events = g_ptr_array_new_with_free_func(g_free);
+		con->reports = irqstorm_kreports_parse("");
 	}
+	con->kernel_events = report_lines(con->reports);
 	return con;
 }
 
@@ -165,6 +145,7 @@ void irqstorm_console_free(IrqstormConsole *con)
 	if (con->result)
 		g_hash_table_unref(con->result);
 	g_ptr_array_unref(con->kernel_events);
+	g_ptr_array_unref(con->reports);
 	g_free(con);
 }
 

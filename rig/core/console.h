@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "irqstorm/guest.h"
+#include "kreports.h"
 
 /*
  * The result line's keys: include/irqstorm/guest.h. IRQSTORM_RESULT_KEY(k)
@@ -27,7 +28,10 @@ enum {
 typedef struct {
 	GHashTable *result;		/* the result line's key=value, or NULL */
 	double uptime_s;		/* last kernel log time stamp, or -1 */
-	GPtrArray *kernel_events;	/* notable kernel log lines (char *) */
+	GPtrArray *kernel_events;	/* the reports' lines (char *): each title,
+					 * then what became of it */
+	GPtrArray *reports;		/* the kernel's reports (IrqstormKreport *),
+					 * kreports.h */
 } IrqstormConsole;
 
 /* Read the console at path; an unreadable one (or NULL) says nothing. */
@@ -56,9 +60,8 @@ gboolean irqstorm_console_item(const IrqstormConsole *con, const char *key,
 
 /* The parsers, on a console's text: the key=value pairs of the last
  * IRQSTORM-RESULT line (or NULL), the time stamp of the last kernel log
- * line (-1 when none), the notable kernel log lines. */
+ * line (-1 when none). */
 GHashTable *irqstorm_parse_result_line(const char *console_text);
 double irqstorm_last_printk_time(const char *console_text);
-GPtrArray *irqstorm_kernel_events(const char *console_text);
 
 #endif /* IRQSTORM_CONSOLE_H */

@@ -57,6 +57,52 @@ static pid_t child_wait(IrqstormChild *c, int options)
 	return r;
 }
 
+/* One thread's "RUN_NS WAIT_NS SLICES" into *run and *wait (ns). */
+static gboolean read_schedstat(const char *path, guint64 *run, guint64 *wait)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) f = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return FALSE;
+	f = g_strsplit_set(g_strstrip(text), " ", -1);
+	return g_strv_length(f) >= 2 &&
+	       g_ascii_string_to_unsigned(f[0], 10, 0, G_MAXUINT64, run, NULL) &&
+	       g_ascii_string_to_unsigned(f[1], 10, 0, G_MAXUINT64, wait, NULL);
+}
+
+gboolean irqstorm_child_sample_sched(IrqstormChild *c)
+{
+	g_autofree char *tasks = NULL;
+	g_autoptr(GDir) dir = NULL;
+	guint64 run = 0, wait = 0;
+	const char *tid;
+	guint n = 0;
+
+	if (!c->pid || c->exited)
+		return FALSE;
+	tasks = g_strdup_printf("/proc/%d/task", c->pid);
+	dir = g_dir_open(tasks, 0, NULL);
+	if (!dir)
+		return FALSE;
+	while ((tid = g_dir_read_name(dir))) {
+		g_autofree char *path = g_build_filename(tasks, tid, "schedstat", NULL);
+		guint64 r, w;
+
+		if (read_schedstat(path, &r, &w)) {
+			run += r;
+			wait += w;
+			n++;
+		}
+	}
+	if (!n)
+		return FALSE;
+	c->sched_run_seconds = run / 1e9;
+	c->sched_wait_seconds = wait / 1e9;
+	c->sched_known = TRUE;
+	return TRUE;
+}
+
 /* Wait up to timeout_ms for the child to exit; TRUE once it has. */
 gboolean irqstorm_child_reap(IrqstormChild *c, guint timeout_ms)
 {

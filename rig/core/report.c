@@ -308,6 +308,31 @@ static void print_lines(FILE *out, const char *prefix, const GPtrArray *a)
 		fprintf(out, "  %s: %s\n", prefix, (char *)a->pdata[i]);
 }
 
+/*
+ * The kernel's reports: a fault as FAULT (or "expected"), its title, what
+ * became of it and its first frames; a notice as before, a kernel line.
+ */
+static void print_kreports(FILE *out, const GPtrArray *reports)
+{
+	for (guint i = 0; i < reports->len; i++) {
+		const IrqstormKreport *r = reports->pdata[i];
+
+		if (!r->fault) {
+			fprintf(out, "  kernel: %s\n", r->title);
+			continue;
+		}
+		fprintf(out, "  kernel %s %s: %s\n", r->expected ? "reported, as expected," :
+			"FAULT", r->kind, r->title);
+		for (guint k = 0; k < r->then->len; k++)
+			fprintf(out, "    then: %s\n", (char *)r->then->pdata[k]);
+		if (r->trace->len) {
+			g_autofree char *frames = g_strjoinv(", ", (char **)r->trace->pdata);
+
+			fprintf(out, "    call trace: %s\n", frames);
+		}
+	}
+}
+
 /* Each threshold against what was measured, in each channel judged. */
 static void print_limits(const IrqstormScenario *sc, const GArray *limits, FILE *out)
 {
@@ -342,7 +367,8 @@ void irqstorm_results_print(const IrqstormResults *res, FILE *out)
 	print_storm(res, out);
 	print_window(res, out);
 	print_guest_tasks(res, out);
-	print_lines(out, "kernel", res->console->kernel_events);
+	print_kreports(out, res->console->reports);
+	print_lines(out, "KERNEL FAILED THE RUN", res->checks->kernel);
 	print_lines(out, "STALL", res->checks->stalls);
 	print_lines(out, "CHECK FAILED", res->checks->failed_checks);
 	print_limits(sc, res->checks->limits, out);

@@ -102,6 +102,29 @@ static gboolean write_rt_tests(const IrqstormResults *res, int return_code,
 					    IRQSTORM_STAGE_COUNT, &info, error);
 }
 
+/*
+ * The kernel's reports' frames named from its System.map, where the kernel
+ * printed bare addresses. Without one (a kernel directory of the user's),
+ * they stay addresses.
+ */
+static void name_report_frames(const IrqstormRunSettings *set, GPtrArray *reports)
+{
+	g_autofree char *name = NULL, *map = NULL;
+	g_autoptr(IrqstormSymbols) syms = NULL;
+	gboolean traced = FALSE;
+
+	for (guint i = 0; i < reports->len; i++)
+		traced |= ((IrqstormKreport *)reports->pdata[i])->trace->len > 0;
+	if (!traced || !set->kernel_dir)
+		return;
+	name = irqstorm_machine_kernel_file(set->scenario, "System.map");
+	map = g_build_filename(set->kernel_dir, name, NULL);
+	syms = g_file_test(map, G_FILE_TEST_IS_REGULAR) ?
+	       irqstorm_symbols_load(map, NULL) : NULL;
+	if (syms)
+		irqstorm_kreports_name_frames(reports, syms);
+}
+
 IrqstormResults *irqstorm_results_evaluate(const IrqstormRunSettings *set,
 					   IrqstormRunOutcome *outcome)
 {
@@ -110,6 +133,7 @@ IrqstormResults *irqstorm_results_evaluate(const IrqstormRunSettings *set,
 	res->set = set;
 	res->outcome = outcome;
 	res->console = irqstorm_console_read(outcome->console_path);
+	name_report_frames(set, res->console->reports);
 	res->checks = irqstorm_checks_run(set->scenario, outcome, res->console);
 	return res;
 }

@@ -466,6 +466,7 @@ static gboolean on_tick(gpointer user)
 
 	if (stop_if_exited(rl, 0))
 		return G_SOURCE_REMOVE;
+	irqstorm_child_sample_sched(&rl->child);
 	apply_due_changes(rl);
 	if (kernel_never_spoke(rl, now)) {
 		stop_silent_kernel(rl);
@@ -805,12 +806,16 @@ static void run_session(const IrqstormRunSettings *set, RunPaths *paths,
 		out->stop_reason = g_strdup(start_err->message);
 	}
 	out->wall_seconds = (g_get_monotonic_time() - rl.start_us) / 1e6;
+	irqstorm_child_sample_sched(&rl.child);
 	stop_qemu(&rl);
 	/* QEMU did not start, died, or hung: what QEMU said last is what
 	 * says why. */
 	if (!out->guest_shutdown)
 		out->qemu_log_tail = file_tail(paths->stderr_path);
 	out->qemu_cpu_seconds = rl.child.cpu_seconds;
+	out->qemu_sched_known = rl.child.sched_known;
+	out->qemu_run_seconds = rl.child.sched_run_seconds;
+	out->qemu_wait_seconds = rl.child.sched_wait_seconds;
 	read_held(set, paths, out);
 	if (rl.collector)
 		out->data = irqstorm_collector_finish(rl.collector);

@@ -57,6 +57,10 @@ typedef struct {
 					 * guest did not power off, or NULL */
 	double wall_seconds;
 	double qemu_cpu_seconds;	/* QEMU's user + system CPU time */
+	/* QEMU's threads' time on a host CPU and runnable waiting for one
+	 * (schedstat, sampled to the guest's end): a starved QEMU waits */
+	gboolean qemu_sched_known;
+	double qemu_run_seconds, qemu_wait_seconds;
 
 	/* the accelerator QEMU used (query-kvm), which `auto` leaves to it */
 	gboolean accel_known;		/* QEMU answered */

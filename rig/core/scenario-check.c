@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fail.h"
+#include "kreports.h"
 #include "scenario-names.h"
 
 #define NCH IRQSTORM_NUM_CHANNELS
@@ -78,6 +79,28 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 	if (c->irq_cpu != IRQSTORM_NONE && sc->irq_cpu != IRQSTORM_NONE)
 		return conflict(error, "%s: [channel%u] irq_cpu routes this channel's "
 				"IRQ, [guest] irq_cpu every channel's: not both", where, n);
+	return TRUE;
+}
+
+/* [run] kernel_expect: fault kinds of kreports.h, each once. */
+static gboolean kernel_expect_check(const IrqstormScenario *sc, const char *where,
+				    GError **error)
+{
+	g_auto(GStrv) kinds = g_strsplit(sc->kernel_expect, ",", -1);
+	g_autofree char *known = irqstorm_kreport_kinds();
+
+	for (guint i = 0; kinds[i]; i++) {
+		g_strstrip(kinds[i]);
+		if (!irqstorm_kreport_kind_known(kinds[i]))
+			return conflict(error, "%s: [run] kernel_expect = '%s': '%s' is no "
+					"kind of kernel report; the kinds: %s", where,
+					sc->kernel_expect, kinds[i], known);
+		for (guint k = 0; k < i; k++)
+			if (!strcmp(kinds[k], kinds[i]))
+				return conflict(error, "%s: [run] kernel_expect = '%s': "
+						"'%s' twice", where, sc->kernel_expect,
+						kinds[i]);
+	}
 	return TRUE;
 }
 
@@ -248,7 +271,7 @@ static gboolean guest_check(const IrqstormScenario *sc, const char *where,
 				"irq_flip_us beside it (they need the driver to the end)",
 				where);
 	return sync_irq_check(sc, where, error) && section_check(sc, where, error) &&
-	       intx_irq_cpu_check(sc, where, error);
+	       intx_irq_cpu_check(sc, where, error) && kernel_expect_check(sc, where, error);
 }
 
 /* The [kernel] group's combinations that cannot be built or would mislead. */

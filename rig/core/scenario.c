@@ -104,6 +104,7 @@ static const KeyDesc keys[] = {
 	{ "run", "bins", KEY_UINT, OFF(bins), 10, 10000000, NULL },
 	{ "run", "log_mb", KEY_UINT, OFF(log_mb), 1, 1024, NULL },
 	{ "run", "stamps", KEY_BOOL, OFF(stamps), 0, 0, NULL },
+	{ "run", "kernel_expect", KEY_STRING, OFF(kernel_expect), 0, 0, NULL },
 };
 
 
@@ -145,6 +146,7 @@ static void scenario_defaults(IrqstormScenario *sc)
 	sc->irq_cpu = IRQSTORM_NONE;
 	sc->hotplug_cpu = IRQSTORM_NONE;
 	sc->sync_irq = g_strdup("");
+	sc->kernel_expect = g_strdup("");
 	sc->load_prio = IRQSTORM_NONE;
 	sc->section_us = 50;
 	sc->section_pio_channel = IRQSTORM_NONE;
@@ -955,6 +957,7 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc->bh_lock);
 	g_free(sc->cmdline);
 	g_free(sc->sync_irq);
+	g_free(sc->kernel_expect);
 	for (guint n = 0; n < NCH; n++)
 		g_free(sc->ch[n].name);
 	for (guint i = 0; sc->thresholds && i < sc->thresholds->len; i++)

@@ -167,6 +167,8 @@ typedef struct {
 	guint bins;			/* histogram bins before overflow */
 	guint log_mb;			/* shared log size, power of two */
 	gboolean stamps;		/* off: no stage stamps, no records */
+	char *kernel_expect;		/* the kernel reports the run expects:
+					 * kinds of kreports.h, ","-separated */
 } IrqstormScenario;
 
 IrqstormScenario *irqstorm_scenario_load(const char *path, GError **error);

@@ -334,6 +334,26 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 	json_builder_end_object(b);
 }
 
+/* The kernel's reports: each kind, title, what became of it, first frames. */
+static void add_kernel_reports(JsonBuilder *b, const GPtrArray *reports)
+{
+	json_builder_set_member_name(b, "kernel_reports");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < reports->len; i++) {
+		const IrqstormKreport *r = reports->pdata[i];
+
+		json_builder_begin_object(b);
+		irqstorm_json_add_string(b, "kind", r->kind);
+		irqstorm_json_add_bool(b, "fault", r->fault);
+		irqstorm_json_add_bool(b, "expected", r->expected);
+		irqstorm_json_add_string(b, "title", r->title);
+		irqstorm_json_add_strings(b, "then", r->then);
+		irqstorm_json_add_strings(b, "trace", r->trace);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
 /* How the run ended, and what the checks said. */
 static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_code)
 {
@@ -347,6 +367,8 @@ static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_co
 	add_changes(b, res);
 	irqstorm_json_add_strings(b, "stalls", res->checks->stalls);
 	irqstorm_json_add_strings(b, "kernel_events", res->console->kernel_events);
+	irqstorm_json_add_strings(b, IRQSTORM_KEY_KERNEL_FAILURES, res->checks->kernel);
+	add_kernel_reports(b, res->console->reports);
 }
 
 /* What ran: the host, the scenario, the QEMU and kernel builds. */
@@ -415,6 +437,10 @@ static void add_times(JsonBuilder *b, const IrqstormResults *res)
 
 	irqstorm_json_add_double(b, "wall_seconds", res->outcome->wall_seconds);
 	irqstorm_json_add_double(b, "qemu_cpu_seconds", res->outcome->qemu_cpu_seconds);
+	if (res->outcome->qemu_sched_known) {
+		irqstorm_json_add_double(b, "qemu_run_seconds", res->outcome->qemu_run_seconds);
+		irqstorm_json_add_double(b, "qemu_wait_seconds", res->outcome->qemu_wait_seconds);
+	}
 	irqstorm_json_add_double(b, "virtual_seconds", d && d->last_raise_ns ?
 				 (d->last_raise_ns - d->first_raise_ns) / 1e9 : 0.0);
 	add_storm(b, res);

@@ -43,6 +43,7 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s->incomplete_reason);
 	g_free(s->guest_status);
 	g_free(s->guest_reason);
+	g_free(s->kernel_failure);
 	g_free(s->kernel);
 	if (s->stages)
 		g_ptr_array_unref(s->stages);
@@ -352,6 +353,14 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	n = json_object_get_member(root, IRQSTORM_KEY_FAILED_CHECKS);
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
+	n = json_object_get_member(root, IRQSTORM_KEY_KERNEL_FAILURES);
+	if (n && JSON_NODE_HOLDS_ARRAY(n) && json_array_get_length(json_node_get_array(n))) {
+		JsonNode *first = json_array_get_element(json_node_get_array(n), 0);
+
+		s->kernel_failure = g_strdup(JSON_NODE_HOLDS_VALUE(first) &&
+					     json_node_get_value_type(first) == G_TYPE_STRING ?
+					     json_node_get_string(first) : "?");
+	}
 	read_counts(s, root);
 	read_identity(s, root);
 	read_window(s, root);

@@ -54,6 +54,8 @@ typedef struct {
 	char *incomplete_reason;	/* NULL when complete */
 	int return_code;		/* the run's exit status; -1 if absent */
 	guint failed_checks;
+	char *kernel_failure;		/* kernel_failures[0]: why the kernel failed
+					 * the run; or NULL */
 	char *guest_status;		/* counts.guest.status: "ok", "error"; or NULL */
 	char *guest_reason;		/* counts.guest.reason, or NULL */
 	char *kernel;			/* the kernel's source, flavour and build

@@ -45,6 +45,15 @@ nc=$(run nobody nobody-cared hardirq 3 --duration 1)
 get '.kernel_events | join("\n")' "$nc" | grep -q 'nobody cared' || fail "nobody-cared: not in the kernel log"
 get '.stalls[0]' "$nc" | grep -q 'Disabling IRQ' || fail "nobody-cared: no stall reported"
 [ "$(get '.counts.device.handled' "$nc")" -eq 0 ] || fail "nobody-cared: something was handled"
+# The kernel's verdict: the same report, not expected, fails the run by
+# its kind (exit status 5), its trace named from System.map; a kind
+# expected that the kernel does not report fails it too.
+[ "$(get '.kernel_reports[0].expected' "$nc")" = true ] || fail "nobody-cared: not marked expected"
+unexp=$(run nobody-unexpected nobody-cared hardirq 5 --duration 1 --set run.kernel_expect=)
+get '.kernel_failures[0]' "$unexp" | grep -q '^nobody-cared: irq [0-9]*: nobody cared' ||
+	fail "nobody-cared not expected: the kernel's report does not fail the run by name"
+get '.kernel_reports[0].trace | join(" ")' "$unexp" | grep -q 'note_interrupt+0x' ||
+	fail "nobody-cared: its call trace is not named from System.map"
 
 # shared-line: hard + threaded on one line is refused, threaded + threaded works.
 ref=$(run refused shared-line hardirq+threaded 1 --duration 0.3)
@@ -53,6 +62,9 @@ both=$(run shared shared-line threaded+threaded 0 --duration 0.3)
 lost0 "$both"
 [ "$(get '.channels["0"].device.handled' "$both")" -gt 0 ] &&
 	[ "$(get '.channels["1"].device.handled' "$both")" -gt 0 ] || fail "shared-line: a channel not serviced"
+missing=$(run missing shared-line threaded+threaded 5 --duration 0.3 --set run.kernel_expect=lockdep)
+get '.kernel_failures[0]' "$missing" | grep -q '^lockdep: expected' ||
+	fail "an expected kernel report the kernel did not print does not fail the run"
 
 # priority: channel 0's thread above channel 1's long handler is not delayed
 # by it (measured x0.08); below it, it is.

@@ -198,9 +198,11 @@ static void test_cells_collision(void)
 #define STALL IRQSTORM_CELL_STALL
 #define REFUSED IRQSTORM_CELL_REFUSED
 #define TOOL IRQSTORM_CELL_TOOL_FAILURE
+#define KERNEL IRQSTORM_CELL_KERNEL
 #define NOT_RUN IRQSTORM_CELL_NOT_RUN
 
-/* Not run 1, over tool failure 4, over stall or refusal 3, over 2, 0. */
+/* Not run 1, over tool failure 4, over the kernel's fault 5, over stall or
+ * refusal 3, over 2, 0. */
 static void test_exit_code(void)
 {
 	static const struct {
@@ -216,6 +218,9 @@ static void test_exit_code(void)
 		{ { REFUSED, TOOL, STALL }, IRQSTORM_MATRIX_EXIT_TOOL_FAILURE },
 		{ { PASSED, PASSED, TOOL }, 4 },
 		{ { TOOL, NOT_RUN, PASSED }, 1 },
+		{ { STALL, KERNEL, THRESHOLD }, 5 },
+		{ { KERNEL, TOOL, PASSED }, 4 },
+		{ { KERNEL, PASSED, REFUSED }, 5 },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++)
@@ -223,6 +228,7 @@ static void test_exit_code(void)
 			g_error("case %zu: not %d", i, cases[i].code);
 	g_assert_true(irqstorm_cell_end_is_outcome(REFUSED));
 	g_assert_true(irqstorm_cell_end_is_outcome(STALL));
+	g_assert_true(irqstorm_cell_end_is_outcome(KERNEL));
 	g_assert_false(irqstorm_cell_end_is_outcome(TOOL));
 	g_assert_false(irqstorm_cell_end_is_outcome(NOT_RUN));
 }
@@ -269,6 +275,16 @@ static void test_classify(void)
 		{ 3, "{\"complete\": true, \"return_code\": 0, " STAGES "}", TOOL,
 		  "exit status 3, but summary.json says 0" },
 		{ 1, NULL, TOOL, "no readable summary.json" },
+		/* The kernel failed the run: complete, or cut short by an oops. */
+		{ 5, "{\"complete\": true, \"return_code\": 5, \"kernel_failures\": "
+		  "[\"lockdep: WARNING: possible recursive locking detected\"], " STAGES "}",
+		  KERNEL, "lockdep: WARNING" },
+		{ 5, "{\"complete\": false, \"return_code\": 5, \"incomplete_reason\": "
+		  "\"the guest never powered off\", \"kernel_failures\": [\"oops: BUG: "
+		  "kernel NULL pointer dereference\"], " STAGES "}", KERNEL, "oops: BUG" },
+		/* Exit 5 with no failure of the kernel's recorded: not the rig's word. */
+		{ 5, "{\"complete\": true, \"return_code\": 5, " STAGES "}", TOOL,
+		  "exit status 5 from a complete run" },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {

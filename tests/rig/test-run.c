@@ -12,6 +12,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "core/checks.h"
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -526,6 +527,125 @@ static void test_guest_interrupts(void)
 	g_assert_nonnull(strstr(said, "; guest interrupts: msi\n"));
 }
 
+/*
+ * The kernel's reports in the printout and summary.json; one not expected
+ * fails even this run, which did not finish ("the guest did not finish").
+ */
+static void test_kernel_reports(void)
+{
+	g_autoptr(JsonNode) json = NULL;
+	g_autofree char *text = summary_of(
+		"[    2.7] WARNING: CPU: 0 PID: 1 at kernel/irq/manage.c:1914 free_irq+0x2f/0x60\n"
+		"[    2.7] Call Trace:\n"
+		"[    2.7]  <TASK>\n"
+		"[    2.7]  irqstorm_remove+0x2a/0x90 [irqstorm]\n"
+		"[    2.7]  </TASK>\n"
+		"[    2.8] genirq: Flags mismatch irq 21. 00002080 (irqstorm1) vs. 00210080 (irqstorm0)\n",
+		&json);
+	g_autofree char *failures = NULL, *reports = NULL;
+	JsonObject *o = json_node_get_object(json);
+
+	g_assert_nonnull(strstr(text, "\n  kernel FAULT warning: WARNING: CPU: 0 PID: 1 at "
+				"kernel/irq/manage.c:1914 free_irq+0x2f/0x60\n"
+				"    call trace: irqstorm_remove+0x2a/0x90 [irqstorm]\n"
+				"  kernel: genirq: Flags mismatch irq 21."));
+	g_assert_nonnull(strstr(text, "\n  KERNEL FAILED THE RUN: warning: WARNING: CPU: 0"));
+	failures = json_to_string(json_object_get_member(o, IRQSTORM_KEY_KERNEL_FAILURES), FALSE);
+	reports = json_to_string(json_object_get_member(o, "kernel_reports"), FALSE);
+	g_assert_true(g_str_has_prefix(failures, "[\"warning: WARNING: CPU: 0 PID: 1 at "));
+	g_assert_nonnull(strstr(reports, "\"kind\":\"warning\",\"fault\":true,"
+				"\"expected\":false,"));
+	g_assert_nonnull(strstr(reports, "\"kind\":\"flags-mismatch\",\"fault\":false,"));
+}
+
+/*
+ * The checks of a complete run of ini that saw nothing (zero counts), the
+ * guest's console console; the device ended its storm (a livelock) when
+ * ended, and QEMU's threads ran run_s and waited wait_s for a host CPU.
+ */
+static IrqstormChecks *judge_complete(const char *ini, const char *console, gboolean ended,
+				      double run_s, double wait_s)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load_data("s.ini", ini, &err);
+	g_autofree char *dir = tu_make_dir();
+	g_autofree char *path = g_build_filename(dir, "console.log", NULL);
+	g_autoptr(IrqstormConsole) con = NULL;
+	IrqstormRunOutcome *o = g_new0(IrqstormRunOutcome, 1);
+	IrqstormChecks *c;
+
+	g_assert_no_error(err);
+	tu_write(path, console);
+	con = irqstorm_console_read(path);
+	o->changes = g_array_new(FALSE, TRUE, sizeof(IrqstormAppliedChange));
+	o->data = no_records();
+	o->guest_shutdown = TRUE;
+	o->have_counters = TRUE;
+	o->device.storm_device_end = ended;
+	o->qemu_sched_known = TRUE;
+	o->qemu_run_seconds = run_s;
+	o->qemu_wait_seconds = wait_s;
+	c = irqstorm_checks_run(sc, o, con);
+	irqstorm_run_outcome_free(o);
+	tu_rmtree(dir);
+	return c;
+}
+
+#define QUIET_GUEST "IRQSTORM-RESULT status=ok handled=0,0,0,0\n"
+
+/*
+ * A livelock is the guest's (a stall) under icount, or on a host that
+ * gave QEMU its CPU; without icount on a host that starved QEMU it is no
+ * verdict on the kernel: a failed check, the error verdict, saying why.
+ */
+static void test_livelock_culprit(void)
+{
+	const char *off = "[machine]\nicount = off\n";
+	g_autoptr(IrqstormChecks) icount = judge_complete("[run]\n", QUIET_GUEST, TRUE, 1.0, 3.0);
+	g_autoptr(IrqstormChecks) fed = judge_complete(off, QUIET_GUEST, TRUE, 10.0, 0.5);
+	g_autoptr(IrqstormChecks) starved = judge_complete(off, QUIET_GUEST, TRUE, 4.0, 4.0);
+	g_autoptr(IrqstormChecks) calm = judge_complete(off, QUIET_GUEST, FALSE, 4.0, 4.0);
+
+	g_assert_true(icount->complete);
+	g_assert_cmpint(icount->verdict, ==, IRQSTORM_VERDICT_STALL);
+	g_assert_cmpint(fed->verdict, ==, IRQSTORM_VERDICT_STALL);
+	g_assert_true(g_str_has_prefix(fed->stalls->pdata[0], "livelock: "));
+	g_assert_cmpint(starved->verdict, ==, IRQSTORM_VERDICT_ERROR);
+	g_assert_cmpuint(starved->stalls->len, ==, 0);
+	g_assert_cmpuint(starved->failed_checks->len, ==, 1);
+	g_assert_nonnull(strstr(starved->failed_checks->pdata[0],
+				"inconclusive: livelock: the guest did not stop the storm"));
+	g_assert_nonnull(strstr(starved->failed_checks->pdata[0],
+				"QEMU's threads waited 4.00 s for a host CPU, 50% of their "
+				"8.00 s (schedstat; the bound is 10%): a starved QEMU"));
+	g_assert_cmpint(calm->verdict, ==, IRQSTORM_VERDICT_PASSED);
+}
+
+/*
+ * The kernel's verdict on a complete run: an expected report is no fault,
+ * and a kind expected that never came is; an unexpected one wins over a
+ * stall.
+ */
+static void test_kernel_expect(void)
+{
+	const char *nobody = "[    2.5] irq 21: nobody cared (try booting with the "
+			     "\"irqpoll\" option)\n[    2.6] Disabling IRQ #21\n" QUIET_GUEST;
+	const char *expect = "[run]\nkernel_expect = nobody-cared\n";
+	g_autoptr(IrqstormChecks) as_expected = judge_complete(expect, nobody, FALSE, 1, 0);
+	g_autoptr(IrqstormChecks) missing = judge_complete(expect, QUIET_GUEST, FALSE, 1, 0);
+	g_autoptr(IrqstormChecks) unexpected = judge_complete("[run]\n", nobody, FALSE, 1, 0);
+
+	g_assert_cmpint(as_expected->verdict, ==, IRQSTORM_VERDICT_STALL);
+	g_assert_cmpuint(as_expected->kernel->len, ==, 0);
+	g_assert_cmpint(missing->verdict, ==, IRQSTORM_VERDICT_KERNEL);
+	g_assert_cmpstr(missing->kernel->pdata[0], ==, "nobody-cared: expected ([run] "
+			"kernel_expect), and the kernel did not report it");
+	g_assert_cmpint(unexpected->verdict, ==, IRQSTORM_VERDICT_KERNEL);
+	g_assert_cmpstr(unexpected->kernel->pdata[0], ==, "nobody-cared: irq 21: nobody "
+			"cared (try booting with the \"irqpoll\" option)");
+	g_assert_cmpuint(unexpected->stalls->len, ==, 1);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -536,6 +656,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/run/help/usage-error", test_usage_error);
 	g_test_add_func("/run/report/guest-interrupts", test_guest_interrupts);
 	g_test_add_func("/run/summary/guest-softirqs", test_guest_softirqs);
+	g_test_add_func("/run/report/kernel-reports", test_kernel_reports);
+	g_test_add_func("/run/checks/livelock-culprit", test_livelock_culprit);
+	g_test_add_func("/run/checks/kernel-expect", test_kernel_expect);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/run/option-messages", test_option_messages);
 	ADD("/run/empty-scenario", test_empty_scenario);

@@ -121,6 +121,12 @@ static void test_errors(void)
 		{ "[machine]\ncpus = 2\nquantum_ns = 0\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
 		  "cpus = 2 and quantum_ns = 0" },
 		{ "[kernel]\nflavour = vanilla\n", IRQSTORM_SCENARIO_ERROR_VALUE, "rt, dyn" },
+		{ "[run]\nkernel_expect = nobody\n", IRQSTORM_SCENARIO_ERROR_CONFLICT,
+		  "'nobody' is no kind of kernel report; the kinds: nobody-cared, " },
+		{ "[run]\nkernel_expect = lockdep, flags-mismatch\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "'flags-mismatch' is no kind" },
+		{ "[run]\nkernel_expect = lockdep,warning,lockdep\n",
+		  IRQSTORM_SCENARIO_ERROR_CONFLICT, "'lockdep' twice" },
 		{ "[kernel]\nsource = debian-5.10\n", IRQSTORM_SCENARIO_ERROR_VALUE,
 		  "debian-6.12, debian-6.1, debian-7.3, or the path of a kernel source tree" },
 		{ "[kernel]\npatches = some\n", IRQSTORM_SCENARIO_ERROR_VALUE,
@@ -868,24 +874,6 @@ static void test_result_protocol(void)
 	g_hash_table_unref(con.result);
 }
 
-/* Notable kernel log lines, without their time stamps. */
-static void test_kernel_events(void)
-{
-	g_autoptr(GPtrArray) ev = irqstorm_kernel_events(
-		"[    1.0] booting\n"
-		"[    2.5] irq 21: nobody cared (try booting with the \"irqpoll\" option)\n"
-		"[    2.5] handlers:\n"
-		"[    2.6] Disabling IRQ #21\n"
-		"plain WARNING: something\n"
-		"[    2.6] Disabling IRQ #21\n");
-
-	g_assert_cmpuint(ev->len, ==, 3);
-	g_assert_cmpstr(ev->pdata[0], ==,
-			"irq 21: nobody cared (try booting with the \"irqpoll\" option)");
-	g_assert_cmpstr(ev->pdata[1], ==, "Disabling IRQ #21");
-	g_assert_cmpstr(ev->pdata[2], ==, "plain WARNING: something");
-}
-
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -910,6 +898,5 @@ int main(int argc, char **argv)
 	g_test_add_func("/scenario/profiles", test_profiles);
 	g_test_add_func("/results/result-line", test_result_line);
 g_test_add_func("/results/result-protocol", test_result_protocol);
-	g_test_add_func("/results/kernel-events", test_kernel_events);
 	return g_test_run();
 }
