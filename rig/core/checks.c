@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "launch.h"
 #include "stages.h"
 #include "irqstorm/guest.h"
 #include "summary-keys.h"
@@ -187,22 +188,17 @@ static char *livelock_text(const Judge *j)
  * Without icount the guest's clock is the host's: a QEMU the host keeps
  * waiting for a CPU falls behind the storm's schedule, and its guest gets
  * to stop the storm late in virtual time. Such a run is no verdict on the
- * kernel. Why QEMU counts as starved (its threads waited for a host CPU
- * at least STARVED_SHARE of the time they ran or waited), or NULL.
+ * kernel. Why QEMU counts as starved (launch.h), or NULL.
  */
-#define STARVED_SHARE 0.10
 static char *host_starved(const Judge *j)
 {
 	const IrqstormRunOutcome *o = j->out;
-	double total = o->qemu_run_seconds + o->qemu_wait_seconds;
+	char *why = NULL;
 
-	if (j->sc->icount_shift != IRQSTORM_ICOUNT_OFF || !o->qemu_sched_known ||
-	    total <= 0 || o->qemu_wait_seconds < STARVED_SHARE * total)
+	if (j->sc->icount_shift != IRQSTORM_ICOUNT_OFF || !o->qemu_sched_known)
 		return NULL;
-	return g_strdup_printf("QEMU's threads waited %.2f s for a host CPU, %.0f%% of "
-			       "their %.2f s (schedstat; the bound is %.0f%%)",
-			       o->qemu_wait_seconds, 100 * o->qemu_wait_seconds / total,
-			       total, 100 * STARVED_SHARE);
+	irqstorm_sched_starved(o->qemu_run_seconds, o->qemu_wait_seconds, &why);
+	return why;
 }
 
 /* The device ended the storm: a livelock of the guest, or of the host. */

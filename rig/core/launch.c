@@ -103,6 +103,20 @@ gboolean irqstorm_child_sample_sched(IrqstormChild *c)
 	return TRUE;
 }
 
+gboolean irqstorm_sched_starved(double run_s, double wait_s, char **why)
+{
+	double total = run_s + wait_s;
+
+	if (total <= 0 || wait_s < IRQSTORM_STARVED_SHARE * total)
+		return FALSE;
+	if (why)
+		*why = g_strdup_printf("QEMU's threads waited %.2f s for a host CPU, %.0f%% "
+				       "of their %.2f s (schedstat; the bound is %.0f%%)",
+				       wait_s, 100 * wait_s / total, total,
+				       100 * IRQSTORM_STARVED_SHARE);
+	return TRUE;
+}
+
 /* Wait up to timeout_ms for the child to exit; TRUE once it has. */
 gboolean irqstorm_child_reap(IrqstormChild *c, guint timeout_ms)
 {

@@ -30,6 +30,16 @@ void irqstorm_child_kill(IrqstormChild *c);
  * counted; QEMU's vCPU threads live to its end. FALSE when not readable.
  */
 gboolean irqstorm_child_sample_sched(IrqstormChild *c);
+
+/*
+ * Did the host starve QEMU: did its threads wait for a host CPU at least
+ * IRQSTORM_STARVED_SHARE of the time they ran or waited? Then a late guest
+ * is the host's doing, not its kernel's (without icount its clock is the
+ * host's; with icount a boot still takes wall time). If so, *why (if not
+ * NULL) says it in numbers.
+ */
+#define IRQSTORM_STARVED_SHARE 0.10
+gboolean irqstorm_sched_starved(double run_s, double wait_s, char **why);
 char *irqstorm_child_describe_exit(const IrqstormChild *c);
 
 #endif /* IRQSTORM_LAUNCH_H */

@@ -446,14 +446,24 @@ static gboolean kernel_never_spoke(RunLoop *rl, gint64 now)
 	return now >= rl->boot_deadline_us;
 }
 
+/* The kernel said nothing in time: KVM that runs nothing, a starved QEMU
+ * (its schedstat says so), or a kernel that does not boot. */
 static void stop_silent_kernel(RunLoop *rl)
 {
-	g_autofree char *why = g_strdup_printf(
+	g_autofree char *starved = NULL, *why = NULL;
+	const IrqstormChild *c = &rl->child;
+
+	if (!rl->out->kvm && c->sched_known)
+		irqstorm_sched_starved(c->sched_run_seconds, c->sched_wait_seconds, &starved);
+	why = g_strdup_printf(
 		"the guest's kernel printed nothing on its console within %u s of "
-		"wall time ([run] boot_timeout)%s", rl->set->scenario->boot_timeout_s,
+		"wall time ([run] boot_timeout)%s%s%s", rl->set->scenario->boot_timeout_s,
 		rl->out->kvm ? ": it ran under KVM, which started QEMU but did not "
 		"run the kernel (a nested KVM may not run Linux guests); use accel = tcg" :
-		": is the kernel bootable, or the host so loaded that it needs longer?");
+		starved ? ": the host starved QEMU: " :
+		": is the kernel bootable, or the host so loaded that it needs longer?",
+		starved ?: "", starved ? "; raise [run] boot_timeout, or run on a "
+		"quieter host" : "");
 
 	rl->out->kernel_silent = TRUE;
 	loop_stop(rl, why);

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "core/checks.h"
+#include "core/launch.h"
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -591,6 +592,37 @@ static IrqstormChecks *judge_complete(const char *ini, const char *console, gboo
 	return c;
 }
 
+/*
+ * A child's threads' schedstat is read while it runs (a busy child ran),
+ * and not once it has exited; starvation is a share of run plus wait.
+ */
+static void test_child_sched(void)
+{
+	const char *const argv[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do "
+				     "i=$((i+1)); done; sleep 5", NULL };
+	g_autoptr(GError) err = NULL;
+	g_autofree char *why = NULL;
+	IrqstormChild c;
+	gint64 until = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
+
+	g_assert_true(irqstorm_child_spawn(&c, argv, -1, &err));
+	g_assert_no_error(err);
+	/* Until the loop has run a while: its CPU time shows. */
+	while (irqstorm_child_sample_sched(&c) && c.sched_run_seconds < 0.005 &&
+	       g_get_monotonic_time() < until)
+		g_usleep(10000);
+	g_assert_true(c.sched_known);
+	g_assert_cmpfloat(c.sched_run_seconds, >=, 0.005);
+	g_assert_cmpfloat(c.sched_wait_seconds, >=, 0);
+	irqstorm_child_kill(&c);
+	g_assert_false(irqstorm_child_sample_sched(&c));
+	g_assert_false(irqstorm_sched_starved(9.0, 0.99, NULL));
+	g_assert_false(irqstorm_sched_starved(0, 0, NULL));
+	g_assert_true(irqstorm_sched_starved(9.0, 1.0, &why));
+	g_assert_cmpstr(why, ==, "QEMU's threads waited 1.00 s for a host CPU, 10% of their "
+			"10.00 s (schedstat; the bound is 10%)");
+}
+
 #define QUIET_GUEST "IRQSTORM-RESULT status=ok handled=0,0,0,0\n"
 
 /*
@@ -658,6 +690,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/run/summary/guest-softirqs", test_guest_softirqs);
 	g_test_add_func("/run/report/kernel-reports", test_kernel_reports);
 	g_test_add_func("/run/checks/livelock-culprit", test_livelock_culprit);
+	g_test_add_func("/run/launch/child-sched", test_child_sched);
 	g_test_add_func("/run/checks/kernel-expect", test_kernel_expect);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/run/option-messages", test_option_messages);
