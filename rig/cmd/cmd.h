@@ -48,6 +48,7 @@ int irqstorm_exit_code(IrqstormVerdict verdict);
 
 int irqstorm_cmd_run(int argc, char **argv);		/* run.c */
 int irqstorm_cmd_compare(int argc, char **argv);	/* compare.c */
+int irqstorm_cmd_check(int argc, char **argv);		/* check.c */
 int irqstorm_cmd_plot(int argc, char **argv);		/* plot.c */
 int irqstorm_cmd_matrix(int argc, char **argv);	/* matrix.c */
 int irqstorm_cmd_merge(int argc, char **argv);		/* merge.c */

@@ -34,6 +34,8 @@ static const Command commands[] = {
 	{ "explain", "RESULT_DIR", "replay a run, name the guest code behind its outliers",
 	  irqstorm_cmd_explain },
 	{ "compare", "DIR...", "finished runs side by side, stage by stage", irqstorm_cmd_compare },
+	{ "check", "", "short storms aimed at the kernel: verdicts in TAP",
+	  irqstorm_cmd_check },
 	{ "bisect-step", "SCENARIO --tree DIR", "one step of git bisect run on a kernel tree",
 	  irqstorm_cmd_bisect_step },
 	{ "plot", "DIR...", "histograms, tails, timelines, breakdowns; runs overlaid",

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * genirq's promises to a handler: see promises.h.
+ */
+#include "promises.h"
+
+#include <string.h>
+
+#include "irqstorm/abi.h"
+
+/* The promises, and the kernel code that makes each. */
+static const struct {
+	const char *name;
+	const char *source;
+} sources[] = {
+	{ "one-at-a-time", "kernel/irq/handle.c, chip.c: IRQD_IRQ_INPROGRESS under "
+	  "desc->lock runs a hard handler on one CPU at a time; kernel/irq/manage.c "
+	  "irq_thread(): one thread per action" },
+	{ "handlers-called", "kernel/irq/handle.c __handle_irq_event_percpu(): every "
+	  "action of the line is called" },
+	{ "oneshot", "kernel/irq/chip.c handle_level_irq()/handle_fasteoi_irq() mask "
+	  "an IRQF_ONESHOT line; kernel/irq/manage.c irq_finalize_oneshot() unmasks it "
+	  "when the last thread has returned" },
+	{ "thread-priority", "kernel/irq/manage.c irq_thread(): sched_set_fifo() "
+	  "(FIFO MAX_RT_PRIO/2 = 50); a forced primary's secondary thread "
+	  "sched_set_fifo_secondary() (49) where the kernel has it" },
+	{ "affinity", "kernel/irq/manage.c irq_set_affinity(), "
+	  "irq_thread_check_affinity(): the interrupt and its thread on a CPU of "
+	  "its affinity" },
+};
+
+const char *irqstorm_promise_source(const char *promise)
+{
+	for (gsize i = 0; i < G_N_ELEMENTS(sources); i++)
+		if (!strcmp(sources[i].name, promise))
+			return sources[i].source;
+	return NULL;
+}
+
+typedef struct {
+	const IrqstormScenario *sc;
+	const IrqstormConsole *con;
+	const GArray *records;
+	gboolean fifo_secondary;
+	GArray *out;
+} Judge;
+
+static void add(Judge *j, const char *promise, int ch, gboolean held, char *detail)
+{
+	IrqstormPromise p = { promise, ch, held, detail };
+
+	g_array_append_val(j->out, p);
+}
+
+/* The guest's per-channel value of key: "v0,v1,...", item n. */
+static char *item(const IrqstormConsole *con, const char *key, guint n)
+{
+	const char *s = irqstorm_console_value(con, key);
+	g_auto(GStrv) items = s ? g_strsplit(s, ",", -1) : NULL;
+
+	return items && n < g_strv_length(items) ? g_strdup(items[n]) : NULL;
+}
+
+/* No handler of the channel entered while it already ran (overlaps). */
+static void one_at_a_time(Judge *j, guint n)
+{
+	guint64 v;
+
+	if (!irqstorm_console_item(j->con, IRQSTORM_RESULT_KEY(overlaps), n, &v))
+		return;
+	add(j, "one-at-a-time", n, v == 0, v ? g_strdup_printf(
+		"a handler of the channel was entered %" G_GUINT64_FORMAT " times while "
+		"it already ran", v) : g_strdup("no handler entered while it ran"));
+}
+
+/* Each channel's handler was called: the guest handled its events. */
+static void handlers_called(Judge *j, guint n)
+{
+	guint64 v;
+
+	if (!irqstorm_console_item(j->con, IRQSTORM_RESULT_KEY(handled), n, &v))
+		return;
+	add(j, "handlers-called", n, v > 0, v ? g_strdup_printf(
+		"%" G_GUINT64_FORMAT " events handled", v) :
+		g_strdup("its handler handled no event: was it ever called?"));
+}
+
+/*
+ * The IRQ thread's policy and priority: FIFO 50; a secondary thread (the
+ * primary forced into a thread of its own) 49 where the kernel has
+ * sched_set_fifo_secondary(), else 50. Not judged when the scenario sets
+ * the priority itself.
+ */
+static void thread_priority(Judge *j, guint n)
+{
+	g_autofree char *sched = item(j->con, IRQSTORM_RESULT_KEY(thread_sched), n);
+	g_autofree char *primary = item(j->con, IRQSTORM_RESULT_KEY(primary_pid), n);
+	gboolean secondary = primary && strcmp(primary, "0");
+	g_autofree char *want = NULL;
+
+	if (!sched || !strcmp(sched, "-") || j->sc->ch[n].thread_prio != IRQSTORM_NONE ||
+	    strstr(j->sc->cmdline, "irqthread.prio"))
+		return;
+	want = g_strdup_printf("1:%d", secondary && j->fifo_secondary ? 49 : 50);
+	add(j, "thread-priority", n, !strcmp(sched, want), g_strdup_printf(
+		"its %sthread runs at policy:priority %s; the kernel promises %s",
+		secondary ? "secondary " : "", sched, want));
+}
+
+static gint compare_u64(gconstpointer a, gconstpointer b)
+{
+	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Is a time of sorted strictly between from and to? */
+static gboolean hard_within(const GArray *sorted, guint64 from, guint64 to)
+{
+	guint lo = 0, hi = sorted->len;
+
+	while (lo < hi) {	/* the first time > from */
+		guint mid = lo + (hi - lo) / 2;
+
+		if (g_array_index(sorted, guint64, mid) <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sorted->len && g_array_index(sorted, guint64, lo) < to;
+}
+
+/*
+ * An IRQF_ONESHOT line (INTx, threaded) stays masked until its threads
+ * have returned: no hard handler of the line stamps while a thread of it
+ * is between an event's thread and done stamps. The records of all such
+ * channels of the line together.
+ */
+static void oneshot(Judge *j, guint mask)
+{
+	g_autoptr(GArray) hard = g_array_new(FALSE, FALSE, sizeof(guint64));
+	guint64 broke = 0, windows = 0, at = 0;
+	guint first = IRQSTORM_NUM_CHANNELS;
+
+	for (guint i = 0; i < j->records->len; i++) {
+		const struct irqstorm_record *r = &g_array_index(j->records,
+			struct irqstorm_record, i);
+
+		if (r->channel < IRQSTORM_NUM_CHANNELS && (mask & 1u << r->channel) &&
+		    (r->flags & IRQSTORM_REC_HARDIRQ))
+			g_array_append_val(hard, r->t_hardirq);
+	}
+	g_array_sort(hard, compare_u64);
+	for (guint i = 0; i < j->records->len; i++) {
+		const struct irqstorm_record *r = &g_array_index(j->records,
+			struct irqstorm_record, i);
+
+		if (r->channel >= IRQSTORM_NUM_CHANNELS || !(mask & 1u << r->channel) ||
+		    (r->flags & (IRQSTORM_REC_THREAD | IRQSTORM_REC_DONE)) !=
+		    (IRQSTORM_REC_THREAD | IRQSTORM_REC_DONE))
+			continue;
+		windows++;
+		if (hard_within(hard, r->t_thread, r->t_done) && !broke++) {
+			at = r->seq;
+			first = r->channel;
+		}
+	}
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++)
+		if (mask & 1u << n)
+			add(j, "oneshot", n, !broke, broke ? g_strdup_printf(
+				"a hard handler of the line ran while a thread of it worked "
+				"on %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events "
+				"(the first: channel %u, event %" G_GUINT64_FORMAT ")",
+				broke, windows, first, at) : g_strdup_printf(
+				"no hard handler of the line ran while a thread of it worked "
+				"(%" G_GUINT64_FORMAT " events)", windows));
+}
+
+/* The vCPU the channel's interrupt is routed to before the storm, or -1. */
+static int irq_cpu_of(const IrqstormScenario *sc, guint n)
+{
+	if (sc->cpus < 2 || sc->irq_flip_us || sc->hotplug_cpu != IRQSTORM_NONE)
+		return -1;
+	return sc->ch[n].irq_cpu != IRQSTORM_NONE ? sc->ch[n].irq_cpu : sc->irq_cpu;
+}
+
+/* Every hard handler and thread stamp of the channel on its IRQ's CPU. */
+static void affinity(Judge *j, guint n, int cpu)
+{
+	guint64 off = 0, seen = 0, at = 0;
+	int where = -1;
+
+	for (guint i = 0; i < j->records->len; i++) {
+		const struct irqstorm_record *r = &g_array_index(j->records,
+			struct irqstorm_record, i);
+		int c = -1;
+
+		if (r->channel != n)
+			continue;
+		if ((r->flags & IRQSTORM_REC_HARDIRQ) && r->cpu_hardirq != cpu)
+			c = r->cpu_hardirq;
+		else if ((r->flags & IRQSTORM_REC_THREAD) && r->cpu_thread != cpu)
+			c = r->cpu_thread;
+		seen++;
+		if (c >= 0 && !off++) {
+			at = r->seq;
+			where = c;
+		}
+	}
+	add(j, "affinity", n, !off, off ? g_strdup_printf(
+		"%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events handled off CPU %d "
+		"(the first: event %" G_GUINT64_FORMAT ", on CPU %d)", off, seen, cpu, at,
+		where) : g_strdup_printf("its %" G_GUINT64_FORMAT " events handled on CPU %d",
+					 seen, cpu));
+}
+
+GArray *irqstorm_promises_judge(const IrqstormScenario *sc, const IrqstormConsole *con,
+				const GArray *records, gboolean fifo_secondary)
+{
+	Judge j = { sc, con, records, fifo_secondary, g_array_new(FALSE, TRUE,
+							      sizeof(IrqstormPromise)) };
+	guint mask = irqstorm_scenario_channel_mask(sc), oneshot_mask = 0;
+
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		const IrqstormChannelSpec *c = &sc->ch[n];
+
+		if (!(mask & 1u << n))
+			continue;
+		one_at_a_time(&j, n);
+		if (c->work != IRQSTORM_WORK_IGNORE)
+			handlers_called(&j, n);
+		thread_priority(&j, n);
+		if (sc->irq_mode == IRQSTORM_IRQS_INTX &&
+		    c->threading == IRQSTORM_THREADING_THREADED &&
+		    c->work_context == IRQSTORM_CONTEXT_HANDLER)
+			oneshot_mask |= 1u << n;
+		if (records && irq_cpu_of(sc, n) >= 0)
+			affinity(&j, n, irq_cpu_of(sc, n));
+	}
+	if (records && oneshot_mask)
+		oneshot(&j, oneshot_mask);
+	return j.out;
+}
