@@ -44,6 +44,8 @@ TEST_PKGS=(
 	gdb
 	# e2e-viewer: the browser irqstorm export's timeline is opened in
 	chromium
+	# e2e-check: prove reads irqstorm check's TAP
+	perl
 )
 # The tests' hook (tests/e2e/apt-wait.sh): these packages instead.
 [ -z "${IRQSTORM_BOOTSTRAP_PKGS:-}" ] || read -ra PKGS <<<"$IRQSTORM_BOOTSTRAP_PKGS"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "irqstorm/abi.h"
+#include "stages.h"
 
 /* The promises, and the kernel code that makes each. */
 static const struct {
@@ -107,6 +108,21 @@ static void thread_priority(Judge *j, guint n)
 		secondary ? "secondary " : "", sched, want));
 }
 
+/* Stamp p (IRQSTORM_STAMP_*) of record r: its time and vCPU; FALSE when
+ * r lacks it. */
+static gboolean stamp_of(const struct irqstorm_record *r, guint p, guint64 *t, guint *cpu)
+{
+	const struct irqstorm_stamp_desc *d = irqstorm_stamp(p);
+
+	if (!(r->flags & d->flag))
+		return FALSE;
+	if (t)
+		memcpy(t, (const char *)r + d->time, sizeof(*t));
+	if (cpu)
+		*cpu = *((const guint8 *)r + d->cpu);
+	return TRUE;
+}
+
 static gint compare_u64(gconstpointer a, gconstpointer b)
 {
 	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
@@ -146,21 +162,24 @@ static void oneshot(Judge *j, guint mask)
 		const struct irqstorm_record *r = &g_array_index(j->records,
 			struct irqstorm_record, i);
 
+		guint64 t;
+
 		if (r->channel < IRQSTORM_NUM_CHANNELS && (mask & 1u << r->channel) &&
-		    (r->flags & IRQSTORM_REC_HARDIRQ))
-			g_array_append_val(hard, r->t_hardirq);
+		    stamp_of(r, IRQSTORM_STAMP_HARDIRQ, &t, NULL))
+			g_array_append_val(hard, t);
 	}
 	g_array_sort(hard, compare_u64);
 	for (guint i = 0; i < j->records->len; i++) {
 		const struct irqstorm_record *r = &g_array_index(j->records,
 			struct irqstorm_record, i);
+		guint64 from, to;
 
 		if (r->channel >= IRQSTORM_NUM_CHANNELS || !(mask & 1u << r->channel) ||
-		    (r->flags & (IRQSTORM_REC_THREAD | IRQSTORM_REC_DONE)) !=
-		    (IRQSTORM_REC_THREAD | IRQSTORM_REC_DONE))
+		    !stamp_of(r, IRQSTORM_STAMP_THREAD, &from, NULL) ||
+		    !stamp_of(r, IRQSTORM_STAMP_DONE, &to, NULL))
 			continue;
 		windows++;
-		if (hard_within(hard, r->t_thread, r->t_done) && !broke++) {
+		if (hard_within(hard, from, to) && !broke++) {
 			at = r->seq;
 			first = r->channel;
 		}
@@ -193,14 +212,15 @@ static void affinity(Judge *j, guint n, int cpu)
 	for (guint i = 0; i < j->records->len; i++) {
 		const struct irqstorm_record *r = &g_array_index(j->records,
 			struct irqstorm_record, i);
+		guint h, t;
 		int c = -1;
 
 		if (r->channel != n)
 			continue;
-		if ((r->flags & IRQSTORM_REC_HARDIRQ) && r->cpu_hardirq != cpu)
-			c = r->cpu_hardirq;
-		else if ((r->flags & IRQSTORM_REC_THREAD) && r->cpu_thread != cpu)
-			c = r->cpu_thread;
+		if (stamp_of(r, IRQSTORM_STAMP_HARDIRQ, NULL, &h) && (int)h != cpu)
+			c = h;
+		else if (stamp_of(r, IRQSTORM_STAMP_THREAD, NULL, &t) && (int)t != cpu)
+			c = t;
 		seen++;
 		if (c >= 0 && !off++) {
 			at = r->seq;

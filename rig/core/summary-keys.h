@@ -27,6 +27,7 @@ G_BEGIN_DECLS
 #define IRQSTORM_KEY_FAILED_CHECKS	"failed_checks"
 /* why the kernel failed the run (kreports.h, checks.h) */
 #define IRQSTORM_KEY_KERNEL_FAILURES	"kernel_failures"
+#define IRQSTORM_KEY_STALLS		"stalls"	/* why the guest stalled */
 #define IRQSTORM_KEY_COUNTS		"counts"
 #define IRQSTORM_KEY_GUEST		"guest"		/* counts.guest: its result line */
 #define IRQSTORM_KEY_HOST		"host"		/* counts.host: what the rig read */

@@ -365,7 +365,7 @@ static void add_ending(JsonBuilder *b, const IrqstormResults *res, int return_co
 				  res->checks->failed_checks);
 	add_thresholds(b, res);
 	add_changes(b, res);
-	irqstorm_json_add_strings(b, "stalls", res->checks->stalls);
+	irqstorm_json_add_strings(b, IRQSTORM_KEY_STALLS, res->checks->stalls);
 	irqstorm_json_add_strings(b, "kernel_events", res->console->kernel_events);
 	irqstorm_json_add_strings(b, IRQSTORM_KEY_KERNEL_FAILURES, res->checks->kernel);
 	add_kernel_reports(b, res->console->reports);

@@ -44,6 +44,7 @@ void irqstorm_summary_free(IrqstormSummary *s)
 	g_free(s->guest_status);
 	g_free(s->guest_reason);
 	g_free(s->kernel_failure);
+	g_free(s->stall);
 	g_free(s->kernel);
 	if (s->stages)
 		g_ptr_array_unref(s->stages);
@@ -127,6 +128,20 @@ static IrqstormStageStats *read_stage(JsonNode *node, const char *name,
 }
 
 /* A string member of obj, copied, or NULL. */
+/* The first string of the array member name, or NULL ("?" if not a string). */
+static char *first_string(JsonObject *root, const char *name)
+{
+	JsonNode *n = json_object_get_member(root, name);
+	JsonNode *first;
+
+	if (!n || !JSON_NODE_HOLDS_ARRAY(n) || !json_array_get_length(json_node_get_array(n)))
+		return NULL;
+	first = json_array_get_element(json_node_get_array(n), 0);
+	return g_strdup(JSON_NODE_HOLDS_VALUE(first) &&
+			json_node_get_value_type(first) == G_TYPE_STRING ?
+			json_node_get_string(first) : "?");
+}
+
 static char *string_member(JsonObject *obj, const char *name)
 {
 	JsonNode *n = obj ? json_object_get_member(obj, name) : NULL;
@@ -353,14 +368,8 @@ IrqstormSummary *irqstorm_summary_parse(const char *dir, const char *path,
 	n = json_object_get_member(root, IRQSTORM_KEY_FAILED_CHECKS);
 	if (n && JSON_NODE_HOLDS_ARRAY(n))
 		s->failed_checks = json_array_get_length(json_node_get_array(n));
-	n = json_object_get_member(root, IRQSTORM_KEY_KERNEL_FAILURES);
-	if (n && JSON_NODE_HOLDS_ARRAY(n) && json_array_get_length(json_node_get_array(n))) {
-		JsonNode *first = json_array_get_element(json_node_get_array(n), 0);
-
-		s->kernel_failure = g_strdup(JSON_NODE_HOLDS_VALUE(first) &&
-					     json_node_get_value_type(first) == G_TYPE_STRING ?
-					     json_node_get_string(first) : "?");
-	}
+	s->kernel_failure = first_string(root, IRQSTORM_KEY_KERNEL_FAILURES);
+	s->stall = first_string(root, IRQSTORM_KEY_STALLS);
 	read_counts(s, root);
 	read_identity(s, root);
 	read_window(s, root);

@@ -56,6 +56,7 @@ typedef struct {
 	guint failed_checks;
 	char *kernel_failure;		/* kernel_failures[0]: why the kernel failed
 					 * the run; or NULL */
+	char *stall;			/* stalls[0]: why the guest stalled, or NULL */
 	char *guest_status;		/* counts.guest.status: "ok", "error"; or NULL */
 	char *guest_reason;		/* counts.guest.reason, or NULL */
 	char *kernel;			/* the kernel's source, flavour and build
