@@ -17,6 +17,8 @@
 #   FLAVOUR-tree-KEY-patches-ours   a copy of TREE with kernel-series/
 #   rt-7.3-bh-lock, rt-tree-KEY-bh-lock   ... with PREEMPT_RT_NEEDS_BH_LOCK=y
 #                            ([kernel] bh_lock = on; 6.12's rt always has it)
+#   KERNEL-debug             any of these with the kernel's own detectors
+#                            (kernel-series/config/debug.config; [kernel] debug)
 #
 # $IRQSTORM_CACHE/linux/src-<key>: an unpacked Debian tree (with the series
 #   when asked); key hashes the source package version and the series.
@@ -35,7 +37,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/debian.sh"
 
-USAGE="usage: build-kernel.sh [--print-dir] KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, rt-7.3-bh-lock, FLAVOUR-tree-KEY...)"
+USAGE="usage: build-kernel.sh [--print-dir] KERNEL OUTDIR [TREE] (KERNEL: rt, dyn, dyn-6.1, rt-7.3, dyn-7.3, rt-7.3-bh-lock, FLAVOUR-tree-KEY..., each with -debug)"
 # --print-dir: only print the build directory KERNEL is built in, its key
 # (of the source's version, the series, the fragments: what decides the
 # bytes), and build nothing.
@@ -45,7 +47,10 @@ KERNEL=${1:?$USAGE}
 OUT=${2:?$USAGE}
 TREE=${3:-}
 KS=$IRQSTORM_TOP/kernel-series
-name=$KERNEL patches_choice=default bh_lock=no
+name=$KERNEL patches_choice=default bh_lock=no debug=no
+case $name in
+*-debug) name=${name%-debug} debug=yes ;;
+esac
 case $name in
 *-bh-lock) name=${name%-bh-lock} bh_lock=yes ;;
 esac
@@ -74,6 +79,8 @@ if [ "$bh_lock" = yes ]; then
 	# 7.x's PREEMPT_RT_NEEDS_BH_LOCK; a tree without it fails check_config.
 	FRAGS+=("$KS/config/rt-bh-lock.config")
 fi
+# The kernel's own detectors ([kernel] debug = true): another kernel.
+[ "$debug" = no ] || FRAGS+=("$KS/config/debug.config")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 MAKE=(make -s ARCH=x86_64 -j"$(nproc)")
@@ -189,7 +196,7 @@ check_config() {
 # e2e-kernel-cache makes one again from a changed fragment, compares, and
 # counts the files compiled).
 seed=
-if [ "$pkg" != tree ] && [ "$bh_lock" = yes ]; then
+if [ "$pkg" != tree ] && [ "$bh_lock" = yes ] && [ "$debug" = no ]; then
 	seed=${KERNEL%-bh-lock}
 fi
 

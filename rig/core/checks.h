@@ -16,9 +16,7 @@
 /* The judgement of a run; a command makes an exit status of it. */
 typedef enum {
 	IRQSTORM_VERDICT_PASSED,
-	IRQSTORM_VERDICT_ERROR,		/* incomplete, or a cross-check failed;
-					 * or a livelock without icount on a host
-					 * that starved QEMU: no verdict */
+	IRQSTORM_VERDICT_ERROR,		/* incomplete, or a cross-check failed */
 	IRQSTORM_VERDICT_THRESHOLD,	/* a scenario threshold was exceeded */
 	IRQSTORM_VERDICT_STALL,		/* the guest stalled: an i8042 region or
 					 * spin timed out, the kernel disabled

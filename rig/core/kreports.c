@@ -90,6 +90,10 @@ static const struct {
 	{ "oops", FAULT, "general protection fault", NULL,
 	  "arch/x86/kernel/traps.c exc_general_protection()" },
 	{ "oops", FAULT, "kernel BUG at ", NULL, "lib/bug.c report_bug()" },
+	/* The guest's init exited: its doing, not the kernel's (a run that
+	 * ends so is incomplete, as any guest that dies). */
+	{ "init-died", NOTICE, "Kernel panic - not syncing: Attempted to kill init", NULL,
+	  "kernel/exit.c do_exit(): the guest's init exited" },
 	{ "panic", FAULT, "Kernel panic - not syncing", NULL, "kernel/panic.c panic()" },
 	/* WARN(): "WARNING: CPU: 0 PID: 1 at FILE:LINE FN" on 6.1 and 6.12,
 	 * "WARNING: FILE:LINE at FN, CPU#0: COMM/PID" on 7.3; and the few

@@ -446,8 +446,9 @@ static gboolean kernel_never_spoke(RunLoop *rl, gint64 now)
 	return now >= rl->boot_deadline_us;
 }
 
-/* The kernel said nothing in time: KVM that runs nothing, a starved QEMU
- * (its schedstat says so), or a kernel that does not boot. */
+/* The kernel said nothing in time: KVM that runs nothing, a kernel that
+ * does not boot, or a starved QEMU (its schedstat's numbers, when it waited:
+ * they cannot tell which, so they are said beside the question). */
 static void stop_silent_kernel(RunLoop *rl)
 {
 	g_autofree char *starved = NULL, *why = NULL;
@@ -460,10 +461,8 @@ static void stop_silent_kernel(RunLoop *rl)
 		"wall time ([run] boot_timeout)%s%s%s", rl->set->scenario->boot_timeout_s,
 		rl->out->kvm ? ": it ran under KVM, which started QEMU but did not "
 		"run the kernel (a nested KVM may not run Linux guests); use accel = tcg" :
-		starved ? ": the host starved QEMU: " :
 		": is the kernel bootable, or the host so loaded that it needs longer?",
-		starved ?: "", starved ? "; raise [run] boot_timeout, or run on a "
-		"quieter host" : "");
+		starved ? " The host was loaded: " : "", starved ?: "");
 
 	rl->out->kernel_silent = TRUE;
 	loop_stop(rl, why);

@@ -121,6 +121,8 @@ char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc)
 		g_string_append(name, "-patches-ours");
 	if (bh_lock_built(sc))
 		g_string_append(name, "-bh-lock");
+	if (sc->debug)
+		g_string_append(name, "-debug");
 	return g_string_free(name, FALSE);
 }
 

@@ -40,6 +40,7 @@ static const KeyDesc keys[] = {
 	{ "kernel", "source", KEY_SOURCE, OFF(source), 0, 0, irqstorm_source_names },
 	{ "kernel", "patches", KEY_STRING, OFF(patches), 0, 0, irqstorm_patches_names },
 	{ "kernel", "bh_lock", KEY_STRING, OFF(bh_lock), 0, 0, irqstorm_bh_lock_names },
+	{ "kernel", "debug", KEY_BOOL, OFF(debug), 0, 0, NULL },
 	{ "kernel", "cmdline", KEY_STRING, OFF(cmdline), 0, 0, NULL },
 	{ "channel", "name", KEY_STRING, CH(name), 0, 0, NULL },
 	{ "channel", "pattern", KEY_CHOICE, CH(pattern), 0, 0, irqstorm_pattern_names,

@@ -111,6 +111,7 @@ typedef struct {
 					 * tree's absolute path */
 	char *patches;			/* "default", "ours", "none" */
 	char *bh_lock;			/* "default", "on", "off": PREEMPT_RT's BH lock */
+	gboolean debug;			/* the kernel's own detectors: KERNEL-debug */
 	char *cmdline;			/* extra kernel boot options */
 
 	/* [channel0] .. [channel3] */
@@ -199,7 +200,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IrqstormScenario, irqstorm_scenario_free)
  * 8 hex digits of the SHA-256 of its absolute path), "-patches-none"
  * or "-patches-ours" when [kernel] patches is not the source's default, and
  * "-bh-lock" when [kernel] bh_lock = on builds PREEMPT_RT_NEEDS_BH_LOCK in
- * ("rt-7.3-bh-lock").
+ * ("rt-7.3-bh-lock"); "-debug" last when [kernel] debug = true builds the
+ * kernel's own detectors in (kernel-series/config/debug.config).
  */
 char *irqstorm_scenario_kernel_name(const IrqstormScenario *sc);
 /*

@@ -104,7 +104,7 @@ three_at_once() {
 	for i in 1 2 3; do
 		[ "${rcs[i - 1]}" -eq 0 ] ||
 			{ cat "$d/$i/INCOMPLETE" >&2 || true; fail "run $i exited with ${rcs[i - 1]}"; }
-		jq 'del(.wall_seconds, .qemu_cpu_seconds)' "$d/$i/summary.json" >"$d/$i/numbers.json"
+		jq 'del(.wall_seconds, .qemu_cpu_seconds, .qemu_run_seconds, .qemu_wait_seconds)' "$d/$i/summary.json" >"$d/$i/numbers.json"
 	done
 	for i in 2 3; do
 		for f in records.csv histogram.txt numbers.json; do

@@ -120,10 +120,11 @@ static void test_kinds(void)
 		"[    7.0] genirq: Flags mismatch irq 21. 00002080 (irqstorm1) vs. 00210080 (irqstorm0)\n"
 		"[    8.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [irq/21-irqstorm:48]\n"
 		"[    9.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n"
-		"[    9.5] BUG: MAX_LOCKDEP_KEYS too low!\n");
+		"[    9.5] BUG: MAX_LOCKDEP_KEYS too low!\n"
+		"[    9.9] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100\n");
 	static const char *const kinds[] = {
 		"lockdep", "warning", "warning", "oops", "hung-task", "flags-mismatch",
-		"soft-lockup", "rcu-stall", "bug",
+		"soft-lockup", "rcu-stall", "bug", "init-died",
 	};
 
 	g_assert_cmpuint(a->len, ==, G_N_ELEMENTS(kinds));
@@ -139,8 +140,9 @@ static void test_kinds(void)
 	g_assert_cmpuint(report(a, 3)->then->len, ==, 1);
 	g_assert_cmpstr(report(a, 3)->trace->pdata[0], ==, "irqstorm_isr+0x10/0x40 [irqstorm]");
 	g_assert_false(report(a, 5)->fault);
+	g_assert_false(report(a, 9)->fault);
 	for (guint i = 0; i < a->len; i++)
-		g_assert_true(i == 5 || report(a, i)->fault);
+		g_assert_true(i == 5 || i == 9 || report(a, i)->fault);
 }
 
 /* A report the guest's init shows again is one; nothing else is one. */
@@ -172,6 +174,7 @@ static void test_kind_names(void)
 	g_assert_true(irqstorm_kreport_kind_known("lockdep"));
 	g_assert_false(irqstorm_kreport_kind_known("flags-mismatch"));
 	g_assert_false(irqstorm_kreport_kind_known("nobody"));
+	g_assert_false(irqstorm_kreport_kind_known("init-died"));
 	g_assert_true(g_str_has_prefix(all, "nobody-cared, sleeping-in-atomic, "));
 	g_assert_cmpuint(tu_count(all, "rcu-stall"), ==, 1);
 	g_assert_cmpuint(tu_count(all, "flags-mismatch"), ==, 0);
