@@ -419,11 +419,9 @@ static gboolean check_thresholds(Judge *j)
  */
 static gboolean check_kernel(Judge *j)
 {
-	g_auto(GStrv) want = g_strsplit(j->sc->kernel_expect, ",", -1);
+	g_auto(GStrv) want = irqstorm_kreport_kinds_split(j->sc->kernel_expect);
 	const GPtrArray *reports = j->con->reports;
 
-	for (guint w = 0; want[w]; w++)
-		g_strstrip(want[w]);
 	for (guint i = 0; i < reports->len; i++) {
 		IrqstormKreport *r = reports->pdata[i];
 

@@ -117,6 +117,15 @@ gboolean irqstorm_kreport_kind_known(const char *kind)
 	return FALSE;
 }
 
+GStrv irqstorm_kreport_kinds_split(const char *list)
+{
+	GStrv named = g_strsplit(list, ",", -1);
+
+	for (guint i = 0; named[i]; i++)
+		g_strstrip(named[i]);
+	return named;
+}
+
 char *irqstorm_kreport_kinds(void)
 {
 	GString *s = g_string_new(NULL);

@@ -42,6 +42,10 @@ void irqstorm_kreports_name_frames(GPtrArray *reports, const IrqstormSymbols *sy
 /* Is kind a fault kind of the table (what [run] kernel_expect may name)? */
 gboolean irqstorm_kreport_kind_known(const char *kind);
 
+/* The kinds a [run] kernel_expect value names: split at ",", each stripped
+ * ("" names none). Checked by the scenario, judged by the run. */
+GStrv irqstorm_kreport_kinds_split(const char *list);
+
 /* The fault kinds, ", "-separated, for messages and help. */
 char *irqstorm_kreport_kinds(void);
 

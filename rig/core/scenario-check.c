@@ -86,11 +86,10 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 static gboolean kernel_expect_check(const IrqstormScenario *sc, const char *where,
 				    GError **error)
 {
-	g_auto(GStrv) kinds = g_strsplit(sc->kernel_expect, ",", -1);
+	g_auto(GStrv) kinds = irqstorm_kreport_kinds_split(sc->kernel_expect);
 	g_autofree char *known = irqstorm_kreport_kinds();
 
 	for (guint i = 0; kinds[i]; i++) {
-		g_strstrip(kinds[i]);
 		if (!irqstorm_kreport_kind_known(kinds[i]))
 			return conflict(error, "%s: [run] kernel_expect = '%s': '%s' is no "
 					"kind of kernel report; the kinds: %s", where,
