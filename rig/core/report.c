@@ -325,11 +325,12 @@ static void print_kreports(FILE *out, const GPtrArray *reports)
 			"FAULT", r->kind, r->title);
 		for (guint k = 0; k < r->then->len; k++)
 			fprintf(out, "    then: %s\n", (char *)r->then->pdata[k]);
-		if (r->trace->len) {
-			g_autofree char *frames = g_strjoinv(", ", (char **)r->trace->pdata);
-
-			fprintf(out, "    call trace: %s\n", frames);
-		}
+		/* r->trace is not NULL-terminated: its length bounds it. */
+		for (guint k = 0; k < r->trace->len; k++)
+			fprintf(out, "%s%s", k ? ", " : "    call trace: ",
+				(char *)r->trace->pdata[k]);
+		if (r->trace->len)
+			fputc('\n', out);
 	}
 }
 
