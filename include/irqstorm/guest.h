@@ -61,7 +61,8 @@
 	X(load_prio, "", "load the driver at this SCHED_FIFO priority")	\
 	X(section, "", "KIND:US:CH: aim CH's triggered interrupt into KIND sections of US us") \
 	X(section_cpu, "0", "the CPU the section and the i8042 region run on")			\
-	X(section_pio_channel, "", "section pio: the channel whose PIO loop is the section")
+	X(section_pio_channel, "", "section pio: the channel whose PIO loop is the section") \
+	X(plant, "", "per channel: a bug put in on purpose (IRQSTORM_PLANTS), or none")
 
 /*
  * The driver's per-channel sysfs attributes (/sys/bus/pci/devices/D/
@@ -81,7 +82,8 @@
 	X(thread_pid, "the thread that ran its work; 0: none")		\
 	X(primary_pid, "its primary handler's forced thread; 0: none")	\
 	X(first_sched, "policy:priority of the first task to take or work an event") \
-	X(overlaps, "handler entries while the same handler was running")
+	X(overlaps, "handler entries while the same handler was running") \
+	X(contexts, "the contexts its handlers ran in (IRQSTORM_GUEST_CONTEXT_ITEM)")
 
 /*
  * The rest of the result line: X(key, "meaning"). reason, key and ch only
@@ -113,6 +115,75 @@
 	X(cyclictest_max_us, "its maximum latency, us")			\
 	X(softirqs, "per softirq with any during the storm: NAME:N0:N1..., raised on each CPU") \
 	X(ksoftirqd, "per CPU: ksoftirqd/N's context switches during the storm (it ran)")
+
+/*
+ * A channel's contexts value: the distinct contexts its handlers ran in,
+ * ':'-separated, each ROLE.FLAGS.CPU.POLICY.PRIO.COUNT.FIRST, where ROLE
+ * is IRQSTORM_CONTEXT_ROLES' name, FLAGS the IRQSTORM_CONTEXT_FLAGS bits
+ * (decimal), POLICY and PRIO the task's (SCHED_* and rt_priority; "-" out
+ * of task context), COUNT how many of the role's runs ran so, FIRST the
+ * event of the first. Contexts past IRQSTORM_CONTEXT_SLOTS are counted in
+ * a last item, more.N. Each is noted after the event's stamps, so that no
+ * stage's latency includes it.
+ */
+#define IRQSTORM_GUEST_CONTEXT_ITEM	"ROLE.FLAGS.CPU.POLICY.PRIO.COUNT.FIRST"
+#define IRQSTORM_CONTEXT_SLOTS	6
+
+/* X(ID, bit, "name", "what"): the kernel's own tests (linux/preempt.h). */
+#define IRQSTORM_CONTEXT_FLAGS(X)					\
+	X(HARDIRQ, 0, "hardirq", "in_hardirq()")			\
+	X(SOFTIRQ, 1, "softirq", "in_serving_softirq()")		\
+	X(BH_OFF, 2, "bhoff", "softirq_count(): bottom halves disabled")	\
+	X(IRQS_OFF, 3, "irqsoff", "irqs_disabled()")
+
+#define IRQSTORM_CONTEXT_FLAG_ENUM(id, bit, name, help)	IRQSTORM_CTX_##id = 1u << (bit),
+enum irqstorm_context_flag {
+	IRQSTORM_CONTEXT_FLAGS(IRQSTORM_CONTEXT_FLAG_ENUM)
+};
+
+#undef IRQSTORM_CONTEXT_FLAG_ENUM
+
+/*
+ * The handlers whose context is noted, X(ID, "name", "which"): the primary
+ * handler of a threaded channel (per run that claimed), and the handler
+ * that takes each event (hardirq or forced handler, or the thread).
+ */
+#define IRQSTORM_CONTEXT_ROLES(X)					\
+	X(PRIMARY, "primary", "a threaded channel's primary handler")	\
+	X(HANDLER, "handler", "the handler or thread function that took the event")
+
+#define IRQSTORM_CONTEXT_ROLE_ENUM(id, name, help)	IRQSTORM_ROLE_##id,
+enum irqstorm_context_role {
+	IRQSTORM_CONTEXT_ROLES(IRQSTORM_CONTEXT_ROLE_ENUM)
+	IRQSTORM_ROLE_COUNT
+};
+
+#undef IRQSTORM_CONTEXT_ROLE_ENUM
+
+/*
+ * Bugs the driver plants on purpose (guest.conf's plant, the module
+ * parameter plant=), to show that a check catches them: X(ID, "name",
+ * "what it does", "what catches it").
+ */
+#define IRQSTORM_PLANTS(X)						\
+	X(NONE, "none", "nothing", "-")					\
+	X(IRQS_ON, "irqs_on", "a hard handler enables interrupts",	\
+	  "genirq's WARN (kernel/irq/handle.c) and the context promise")	\
+	X(SLEEP_ATOMIC, "sleep_atomic", "an IRQ thread sleeps with preemption off, once", \
+	  "the scheduler: BUG: scheduling while atomic (kernel/sched/core.c)") \
+	X(LOCK_ORDER, "lock_order", "an IRQ thread takes two locks in both orders, once", \
+	  "lockdep, on a debug kernel: possible circular locking dependency")
+
+#define IRQSTORM_PLANT_ENUM(id, name, what, caught)	IRQSTORM_PLANT_##id,
+enum irqstorm_plant {
+	IRQSTORM_PLANTS(IRQSTORM_PLANT_ENUM)
+};
+
+#define IRQSTORM_PLANT_ONE(id, name, what, caught)	+ 1
+enum { IRQSTORM_PLANT_COUNT = 0 IRQSTORM_PLANTS(IRQSTORM_PLANT_ONE) };
+
+#undef IRQSTORM_PLANT_ENUM
+#undef IRQSTORM_PLANT_ONE
 
 /*
  * The kinds of section a triggered sweep aims its interrupt into

@@ -36,6 +36,14 @@
  * trigger at its start, so a triggered sweep aims that channel's
  * interrupt into the PIO loop of this one's handler.
  *
+ * Each channel notes the contexts its handlers ran in ("contexts": hard
+ * or soft interrupt, bottom halves and interrupts disabled, CPU, policy
+ * and priority), for the rig to hold against what genirq promises the
+ * channel's threading mode.
+ *
+ * Planted bugs ("plant", per channel; irqstorm/guest.h IRQSTORM_PLANTS):
+ * put in on purpose, to show that the checks catching them are checks.
+ *
  * Test hook: "sync_irq" makes a channel's thread function call
  * synchronize_irq() on another channel's interrupt, as drivers whose
  * threaded handler waits for another interrupt (regmap-irq on a slow bus)
@@ -132,6 +140,22 @@ static const char * const context_names[] = {
 
 #undef IRQSTORM_CONTEXT_NAME
 
+#define IRQSTORM_ROLE_NAME(id, name, ...)	\
+	[IRQSTORM_ROLE_##id] = name,
+static const char * const role_names[] = {
+	IRQSTORM_CONTEXT_ROLES(IRQSTORM_ROLE_NAME)
+};
+
+#undef IRQSTORM_ROLE_NAME
+
+#define IRQSTORM_PLANT_NAME(id, name, ...)	\
+	[IRQSTORM_PLANT_##id] = name,
+static const char * const plant_names[] = {
+	IRQSTORM_PLANTS(IRQSTORM_PLANT_NAME)
+};
+
+#undef IRQSTORM_PLANT_NAME
+
 /* The device's modes, by its register's value (IRQSTORM_REG_IRQ_MODE). */
 #define IRQSTORM_MODE_NAME(id, name, ...)	\
 	[IRQSTORM_IRQ_MODE_##id] = name,
@@ -195,12 +219,24 @@ static int n_sync_irq;
 module_param_array(sync_irq, int, &n_sync_irq, 0444);
 MODULE_PARM_DESC(sync_irq, "Per channel: the channel whose IRQ its thread function synchronize_irq()s after each run (-1: none; threaded channels only)");
 
+static char *plant[NCH];
+static int n_plant;
+module_param_array(plant, charp, &n_plant, 0444);
+MODULE_PARM_DESC(plant, "Per channel: a bug put in on purpose, to prove a check (none, irqs_on, sleep_atomic, lock_order)");
+
 static int pio_trigger[NCH] = { [0 ... NCH - 1] = -1 };
 static int n_pio_trigger;
 module_param_array(pio_trigger, int, &n_pio_trigger, 0444);
 MODULE_PARM_DESC(pio_trigger, "Per channel: the channel whose trigger its PIO work arms at its start while that channel's sweep lasts (-1: none; pio channels only)");
 
 struct irqstorm;
+
+/* A context a channel's handler ran in (irqstorm_context_sig()). */
+struct irqstorm_context {
+	u32 sig;
+	u32 first;		/* the event of the first run so */
+	u64 count;
+};
 
 struct irqstorm_chan {
 	struct irqstorm *st;
@@ -257,6 +293,13 @@ struct irqstorm_chan {
 	int first_prio;
 	atomic_t first_claim;
 	bool first_seen;
+	/* The contexts its handlers ran in, in the order first seen. */
+	raw_spinlock_t ctx_lock;
+	struct irqstorm_context ctx[IRQSTORM_CONTEXT_SLOTS];
+	unsigned int n_ctx;	/* slots used: ctx_lock */
+	u64 ctx_more;		/* runs in contexts past the slots: ctx_lock */
+	enum irqstorm_plant plant;
+	atomic_t planted;	/* events the plant has acted on */
 };
 
 struct irqstorm {
@@ -274,6 +317,9 @@ struct irqstorm {
 	/* What the spinlock and raw_spinlock sections hold. */
 	spinlock_t section_lock;
 	raw_spinlock_t section_raw_lock;
+	/* The two locks plant=lock_order takes in both orders: two classes. */
+	spinlock_t plant_a;	/* taken first by the first planted run */
+	spinlock_t plant_b;	/* taken first by the second */
 };
 
 static u32 irqstorm_read(struct irqstorm *st, unsigned int reg)
@@ -308,6 +354,106 @@ static void irqstorm_enter(struct irqstorm_chan *c, atomic_t *running)
 static void irqstorm_leave(atomic_t *running)
 {
 	atomic_dec(running);
+}
+
+/*
+ * The context the caller runs in, as the kernel itself tests it, packed:
+ * IRQSTORM_CTX_* flags, CPU, and in a task its policy and priority.
+ */
+static u32 irqstorm_context_sig(void)
+{
+	u32 flags = 0, policy = 0xff, prio = 0xff;
+
+	if (in_hardirq())
+		flags |= IRQSTORM_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		flags |= IRQSTORM_CTX_SOFTIRQ;
+	if (softirq_count())
+		flags |= IRQSTORM_CTX_BH_OFF;
+	if (irqs_disabled())
+		flags |= IRQSTORM_CTX_IRQS_OFF;
+	if (in_task()) {
+		policy = current->policy & 0xff;
+		prio = current->rt_priority & 0xff;
+	}
+	return flags | (raw_smp_processor_id() & 0xff) << 8 | policy << 16 | prio << 24;
+}
+
+/*
+ * Note that c's handler of role ran in sig's context for event seq. The
+ * lock, not the promise of one run at a time, guards the slots: the
+ * primary and the thread run side by side, and a broken promise is what
+ * this is here to see.
+ */
+static void irqstorm_note_context(struct irqstorm_chan *c, unsigned int role, u32 sig,
+				  u32 seq)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	sig = (sig & ~0xf0u) | role << 4;
+	raw_spin_lock_irqsave(&c->ctx_lock, flags);
+	for (i = 0; i < c->n_ctx && c->ctx[i].sig != sig; i++)
+		;
+	if (i == c->n_ctx && i < IRQSTORM_CONTEXT_SLOTS) {
+		c->ctx[i].sig = sig;
+		c->ctx[i].first = seq;
+		c->n_ctx++;
+	}
+	if (i < c->n_ctx)
+		c->ctx[i].count++;
+	else
+		c->ctx_more++;
+	raw_spin_unlock_irqrestore(&c->ctx_lock, flags);
+}
+
+/*
+ * plant=sleep_atomic: sleep once with preemption disabled. The scheduler
+ * reports it and resets the count (schedule_debug()); re-enable only if
+ * it did not, so that the count stays balanced either way.
+ */
+static void irqstorm_plant_sleep_atomic(void)
+{
+	preempt_disable();
+	usleep_range(1000, 2000);
+	if (preempt_count() & PREEMPT_MASK)
+		preempt_enable();
+}
+
+/* plant=lock_order: the two locks, a then b, or b then a. */
+static void irqstorm_plant_lock_order(struct irqstorm *st, bool reverse)
+{
+	spinlock_t *a = reverse ? &st->plant_b : &st->plant_a;
+	spinlock_t *b = reverse ? &st->plant_a : &st->plant_b;
+
+	spin_lock(a);
+	spin_lock(b);
+	spin_unlock(b);
+	spin_unlock(a);
+}
+
+/*
+ * The bug c plants, in the handler that takes an event: in hard interrupt
+ * context for irqs_on, in a task for the others (the first two events).
+ */
+static void irqstorm_plant(struct irqstorm_chan *c)
+{
+	switch (c->plant) {
+	case IRQSTORM_PLANT_NONE:
+		break;
+	case IRQSTORM_PLANT_IRQS_ON:
+		if (in_hardirq())
+			local_irq_enable();
+		break;
+	case IRQSTORM_PLANT_SLEEP_ATOMIC:
+		if (in_task() && !irqs_disabled() && !atomic_fetch_inc(&c->planted))
+			irqstorm_plant_sleep_atomic();
+		break;
+	case IRQSTORM_PLANT_LOCK_ORDER:
+		if (in_task() && atomic_read(&c->planted) < 2)
+			irqstorm_plant_lock_order(c->st, atomic_fetch_inc(&c->planted));
+		break;
+	}
 }
 
 /*
@@ -427,18 +573,20 @@ static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage
 	unsigned long flags;
 
 	irqstorm_take(c, seq, stage_reg);
+	irqstorm_plant(c);
 	if (c->bh_off_us && in_task())
 		irqstorm_bh_off(c);
 	if (c->context == IRQSTORM_CONTEXT_HANDLER) {
 		irqstorm_process(c, seq);
-		return;
+	} else {
+		raw_spin_lock_irqsave(&c->mask_lock, flags);
+		if (c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
+			irqstorm_write(c->st, IRQSTORM_REG_MASK_SET, BIT(c->index));
+		/* Never full: it holds no more events than the device queues. */
+		WARN_ON_ONCE(!kfifo_put(&c->bh_seqs, seq));
+		raw_spin_unlock_irqrestore(&c->mask_lock, flags);
 	}
-	raw_spin_lock_irqsave(&c->mask_lock, flags);
-	if (c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
-		irqstorm_write(c->st, IRQSTORM_REG_MASK_SET, BIT(c->index));
-	/* Never full: it holds no more events than the device queues. */
-	WARN_ON_ONCE(!kfifo_put(&c->bh_seqs, seq));
-	raw_spin_unlock_irqrestore(&c->mask_lock, flags);
+	irqstorm_note_context(c, IRQSTORM_ROLE_HANDLER, irqstorm_context_sig(), seq);
 }
 
 /* Run the bottom half of the events irqstorm_handle() deferred. */
@@ -551,8 +699,7 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 {
 	struct irqstorm_chan *c = data;
 	bool hard = in_hardirq();
-	bool claimed = false;
-	u32 seq;
+	u32 seq, first = 0;
 
 	irqstorm_enter(c, &c->in_primary);
 	if (!hard)
@@ -562,10 +709,13 @@ static irqreturn_t irqstorm_primary(int irq, void *data)
 		if (hard)
 			irqstorm_stamp(c->st, IRQSTORM_REG_STAMP_HARDIRQ, seq);
 		kfifo_put(&c->seqs, seq);
-		claimed = true;
+		first = first ?: seq;
 	}
+	if (first)
+		irqstorm_note_context(c, IRQSTORM_ROLE_PRIMARY, irqstorm_context_sig(),
+				      first);
 	irqstorm_leave(&c->in_primary);
-	if (!claimed && hard) {
+	if (!first && hard) {
 		atomic64_inc(&c->unclaimed);
 		return IRQ_NONE;
 	}
@@ -744,6 +894,38 @@ static void irqstorm_show_first_sched(struct irqstorm_chan *c, char *buf, int *l
 	else
 		*len += sysfs_emit_at(buf, *len, "-");
 }
+
+/* Each context noted (irqstorm/guest.h IRQSTORM_GUEST_CONTEXT_ITEM). */
+static void irqstorm_show_contexts(struct irqstorm_chan *c, char *buf, int *len)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&c->ctx_lock, flags);
+	for (i = 0; i < c->n_ctx; i++) {
+		u32 sig = c->ctx[i].sig, policy = sig >> 16 & 0xff, prio = sig >> 24;
+
+		*len += sysfs_emit_at(buf, *len, "%s%s.%u.%u.", i ? ":" : "",
+				      role_names[sig >> 4 & 0xf], sig & 0xf, sig >> 8 & 0xff);
+		if (policy == 0xff)
+			*len += sysfs_emit_at(buf, *len, "-.-.");
+		else
+			*len += sysfs_emit_at(buf, *len, "%u.%u.", policy, prio);
+		*len += sysfs_emit_at(buf, *len, "%llu.%u", c->ctx[i].count, c->ctx[i].first);
+	}
+	if (c->ctx_more)
+		*len += sysfs_emit_at(buf, *len, ":more.%llu", c->ctx_more);
+	if (!c->n_ctx && !c->ctx_more)
+		*len += sysfs_emit_at(buf, *len, "-");
+	raw_spin_unlock_irqrestore(&c->ctx_lock, flags);
+}
+
+static ssize_t contexts_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return irqstorm_show_channels(dev, buf, irqstorm_show_contexts);
+}
+static DEVICE_ATTR_RO(contexts);
 
 /* The policy and priority an IRQ thread had when it took its first event. */
 static ssize_t first_sched_show(struct device *dev, struct device_attribute *attr,
@@ -1098,7 +1280,7 @@ static int irqstorm_choice(struct device *dev, const char *what,
 static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 {
 	unsigned int i;
-	int t, w, x;
+	int t, w, x, p;
 
 	if (!channels || channels >= BIT(NCH))
 		return dev_err_probe(dev, -EINVAL, "channels=0x%x: expected a mask of 1..0x%lx\n",
@@ -1112,6 +1294,7 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		INIT_KFIFO(c->seqs);
 		INIT_KFIFO(c->bh_seqs);
 		raw_spin_lock_init(&c->mask_lock);
+		raw_spin_lock_init(&c->ctx_lock);
 		tasklet_setup(&c->tasklet, irqstorm_tasklet);
 		INIT_WORK(&c->bh_work, irqstorm_bh_work);
 		if (snprintf(c->name, sizeof(c->name), DRV_NAME "%u%s", i,
@@ -1128,7 +1311,9 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 				    ARRAY_SIZE(context_names),
 				    i < n_work_context ? work_context[i] : NULL,
 				    IRQSTORM_CONTEXT_HANDLER);
-		if (t < 0 || w < 0 || x < 0)
+		p = irqstorm_choice(dev, "plant", plant_names, ARRAY_SIZE(plant_names),
+				    i < n_plant ? plant[i] : NULL, IRQSTORM_PLANT_NONE);
+		if (t < 0 || w < 0 || x < 0 || p < 0)
 			return -EINVAL;
 #ifdef IRQSTORM_NO_BH_WORKQUEUE
 		if (x == IRQSTORM_CONTEXT_BH_WORKQUEUE)
@@ -1138,6 +1323,7 @@ static int irqstorm_parse_params(struct device *dev, struct irqstorm *st)
 		c->threading = t;
 		c->work = w;
 		c->context = x;
+		c->plant = p;
 		c->resched = i < n_resched ? resched[i] : 0;
 		c->bh_off_us = i < n_bh_off_us ? bh_off_us[i] : 0;
 	}
@@ -1259,6 +1445,8 @@ static int irqstorm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	strscpy(st->section_result, "none", sizeof(st->section_result));
 	spin_lock_init(&st->section_lock);
 	raw_spin_lock_init(&st->section_raw_lock);
+	spin_lock_init(&st->plant_a);
+	spin_lock_init(&st->plant_b);
 	ret = irqstorm_parse_params(dev, st);
 	if (ret)
 		return ret;

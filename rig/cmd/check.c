@@ -195,9 +195,12 @@ static void run_verdict(CaseVerdict *v, const CheckCase *c, const char *dir)
 		v->skip = NOT_FORCED;
 		return;
 	}
-	if (v->code == IRQSTORM_EXIT_KERNEL && s->kernel_failure)
-		g_ptr_array_add(v->failed, g_strdup_printf("the kernel: %s", s->kernel_failure));
-	else if (!s->complete || s->failed_checks) {
+	if (v->code == IRQSTORM_EXIT_KERNEL && s->kernel_failure) {
+		/* A broken promise is promises_verdict()'s to name, with its source. */
+		if (!g_str_has_prefix(s->kernel_failure, IRQSTORM_PROMISE_FAILURE))
+			g_ptr_array_add(v->failed, g_strdup_printf("the kernel: %s",
+								   s->kernel_failure));
+	} else if (!s->complete || s->failed_checks) {
 		v->tool = TRUE;
 		g_ptr_array_add(v->failed, s->complete ? g_strdup_printf(
 			"%u cross-checks failed (summary.json failed_checks)", s->failed_checks) :

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "launch.h"
+#include "promises.h"
 #include "stages.h"
 #include "irqstorm/guest.h"
 #include "summary-keys.h"
@@ -410,6 +411,25 @@ static gboolean check_thresholds(Judge *j)
 	return any;
 }
 
+/*
+ * The promises every run is held to (promises.h): a broken one is the
+ * kernel's failure, like a report.
+ */
+static void check_promises(Judge *j)
+{
+	g_autoptr(GArray) p = irqstorm_promises_always(j->sc, j->con);
+
+	for (guint i = 0; i < p->len; i++) {
+		IrqstormPromise *q = &g_array_index(p, IrqstormPromise, i);
+
+		if (!q->held)
+			g_ptr_array_add(j->res->kernel, g_strdup_printf(
+				IRQSTORM_PROMISE_FAILURE "%s, channel %d: %s", q->promise,
+				q->channel, q->detail));
+		g_free(q->detail);
+	}
+}
+
 /* Complete? Consistent? Stalled? Within the thresholds? */
 /*
  * The kernel's reports against what the scenario expects: a fault of a
@@ -430,6 +450,8 @@ static gboolean check_kernel(Judge *j)
 			g_ptr_array_add(j->res->kernel, g_strdup_printf(
 				"%s: %s", r->kind, r->title));
 	}
+	if (j->res->complete)
+		check_promises(j);
 	for (guint w = 0; j->res->complete && want[w]; w++) {
 		gboolean seen = FALSE;
 

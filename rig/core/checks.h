@@ -47,7 +47,8 @@ typedef struct {
 	GPtrArray *stalls;		/* why the guest stalled (char *), if it did */
 	GPtrArray *kernel;		/* why the kernel fails the run (char *): a
 					 * report not expected, a kind expected and
-					 * not reported */
+					 * not reported, a broken promise (starting
+					 * IRQSTORM_PROMISE_FAILURE) */
 	IrqstormVerdict verdict;
 } IrqstormChecks;
 

@@ -205,6 +205,11 @@ static char *v_work_context(const IrqstormChannelSpec *c)
 	return g_strdup(irqstorm_work_context_name(c->work_context));
 }
 
+static char *v_plant(const IrqstormChannelSpec *c)
+{
+	return g_strdup(irqstorm_plant_name(c->plant));
+}
+
 static char *v_bh_off(const IrqstormChannelSpec *c)
 {
 	return g_strdup_printf("%u", c->bh_off_us);
@@ -294,6 +299,8 @@ static char *conf_value(const IrqstormScenario *sc, ConfKey k)
 		return per_channel(sc, v_resched);
 	case CONF_bh_off_us:
 		return per_channel(sc, v_bh_off);
+	case CONF_plant:
+		return per_channel(sc, v_plant);
 	case CONF_spin_timeout_us:
 		return g_strdup_printf("%u", sc->spin_timeout_us);
 	case CONF_thread_prio:

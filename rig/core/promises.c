@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "irqstorm/abi.h"
+#include "irqstorm/guest.h"
 #include "stages.h"
 
 /* The promises, and the kernel code that makes each. */
@@ -25,6 +26,11 @@ static const struct {
 	{ "thread-priority", "kernel/irq/manage.c irq_thread(): sched_set_fifo() "
 	  "(FIFO MAX_RT_PRIO/2 = 50); a forced primary's secondary thread "
 	  "sched_set_fifo_secondary() (49) where the kernel has it" },
+	{ "context", "kernel/irq/handle.c handle_irq_event(): a hard handler with "
+	  "interrupts off (the WARN in __handle_irq_event_percpu()); kernel/irq/manage.c "
+	  "irq_forced_thread_fn(): a forced one in its thread with bottom halves off, and "
+	  "interrupts off without PREEMPT_RT; irq_thread_fn(): a thread function in a plain "
+	  "task; irq_thread(): at SCHED_FIFO" },
 	{ "affinity", "kernel/irq/manage.c irq_set_affinity(), "
 	  "irq_thread_check_affinity(): the interrupt and its thread on a CPU of "
 	  "its affinity" },
@@ -106,6 +112,147 @@ static void thread_priority(Judge *j, guint n)
 	add(j, "thread-priority", n, !strcmp(sched, want), g_strdup_printf(
 		"its %sthread runs at policy:priority %s; the kernel promises %s",
 		secondary ? "secondary " : "", sched, want));
+}
+
+/* What a context must be, and must not: IRQSTORM_CTX_* flags; in a task, FIFO. */
+typedef struct {
+	guint must, must_not;
+	gboolean task;
+	const char *what;
+} ContextWant;
+
+static const ContextWant want_hard = {
+	IRQSTORM_CTX_HARDIRQ | IRQSTORM_CTX_IRQS_OFF, 0, FALSE,
+	"hard interrupt context, interrupts off"
+};
+static const ContextWant want_thread = {
+	0, IRQSTORM_CTX_HARDIRQ | IRQSTORM_CTX_SOFTIRQ | IRQSTORM_CTX_BH_OFF |
+	IRQSTORM_CTX_IRQS_OFF, TRUE, "a SCHED_FIFO task, bottom halves and interrupts on"
+};
+static const ContextWant want_forced = {
+	IRQSTORM_CTX_BH_OFF | IRQSTORM_CTX_IRQS_OFF, IRQSTORM_CTX_HARDIRQ |
+	IRQSTORM_CTX_SOFTIRQ, TRUE, "a SCHED_FIFO task, bottom halves and interrupts off"
+};
+static const ContextWant want_forced_rt = {
+	IRQSTORM_CTX_BH_OFF, IRQSTORM_CTX_HARDIRQ | IRQSTORM_CTX_SOFTIRQ |
+	IRQSTORM_CTX_IRQS_OFF, TRUE, "a SCHED_FIFO task, bottom halves off, interrupts on "
+	"(PREEMPT_RT)"
+};
+
+/* Does the kernel run handlers without IRQF_NO_THREAD in threads? */
+static gboolean forces_threads(const IrqstormScenario *sc)
+{
+	g_auto(GStrv) opts = g_strsplit(sc->cmdline ? sc->cmdline : "", " ", -1);
+
+	if (!strcmp(sc->flavour, "rt"))
+		return TRUE;
+	for (guint i = 0; opts[i]; i++)
+		if (!strcmp(opts[i], "threadirqs") || g_str_has_prefix(opts[i], "threadirqs="))
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * What genirq promises channel n's handler of role: its threading mode's
+ * context, on this kernel. A forced primary is one without IRQF_ONESHOT
+ * (not INTx: irqstorm_request()) on a kernel that forces threads.
+ */
+static const ContextWant *context_want(Judge *j, guint n, guint role)
+{
+	const char *mode = irqstorm_console_value(j->con, IRQSTORM_RESULT_KEY(irq_mode));
+	gboolean forced = forces_threads(j->sc);
+	const ContextWant *fwant = strcmp(j->sc->flavour, "rt") ? &want_forced :
+				   &want_forced_rt;
+
+	if (role == IRQSTORM_ROLE_PRIMARY)
+		return forced && mode && strcmp(mode, "intx") ? fwant : &want_hard;
+	switch (j->sc->ch[n].threading) {
+	case IRQSTORM_THREADING_HARDIRQ:
+		return &want_hard;
+	case IRQSTORM_THREADING_THREADED:
+		return &want_thread;
+	case IRQSTORM_THREADING_FORCED:
+		return forced ? fwant : &want_hard;
+	}
+	return &want_hard;
+}
+
+/* A context's flags and task, in words: "hardirq+irqsoff", "task FIFO 50". */
+static char *context_words(guint flags, const char *policy, const char *prio)
+{
+	static const char *const names[] = {
+#define FLAG_NAME(id, bit, name, help) [bit] = name,
+		IRQSTORM_CONTEXT_FLAGS(FLAG_NAME)
+#undef FLAG_NAME
+	};
+	GString *s = g_string_new(strcmp(policy, "-") ? "task" : "");
+
+	for (guint b = 0; b < G_N_ELEMENTS(names); b++)
+		if (flags & 1u << b)
+			g_string_append_printf(s, "%s%s", s->len ? "+" : "", names[b]);
+	if (strcmp(policy, "-"))
+		g_string_append_printf(s, " policy %s prio %s", policy, prio);
+	return g_string_free(s, FALSE);
+}
+
+/* One context item against what its role is promised: NULL when kept. */
+static char *context_broken(Judge *j, guint n, gchar **f)
+{
+	guint role = !strcmp(f[0], "primary") ? IRQSTORM_ROLE_PRIMARY : IRQSTORM_ROLE_HANDLER;
+	const ContextWant *w = context_want(j, n, role);
+	guint flags = (guint)g_ascii_strtoull(f[1], NULL, 10);
+	gboolean task = strcmp(f[3], "-") != 0;
+	g_autofree char *seen = NULL;
+
+	if ((flags & w->must) == w->must && !(flags & w->must_not) && task == w->task &&
+	    (!task || !strcmp(f[3], "1")))
+		return NULL;
+	seen = context_words(flags, f[3], f[4]);
+	return g_strdup_printf("its %s ran in %s on CPU %s (%s runs, the first: event %s); "
+			       "%s %s is promised %s", f[0], seen, f[2], f[5], f[6],
+			       irqstorm_threading_name(j->sc->ch[n].threading),
+			       role == IRQSTORM_ROLE_PRIMARY ? "primary" : "handler", w->what);
+}
+
+/*
+ * The contexts the channel's handlers ran in (the driver's contexts
+ * value), each against what its threading mode is promised here.
+ */
+static void context(Judge *j, guint n)
+{
+	g_autofree char *v = item(j->con, IRQSTORM_RESULT_KEY(contexts), n);
+	g_auto(GStrv) items = v && strcmp(v, "-") ? g_strsplit(v, ":", -1) : NULL;
+	g_autoptr(GString) ok = g_string_new(NULL);
+	g_autofree char *broken = NULL;
+
+	for (guint i = 0; items && items[i] && !broken; i++) {
+		g_auto(GStrv) f = g_strsplit(items[i], ".", -1);
+
+		if (g_strv_length(f) == 2 && !strcmp(f[0], "more")) {
+			g_string_append_printf(ok, "%s%s runs past the driver's slots, not judged",
+					       ok->len ? "; " : "", f[1]);
+			continue;
+		}
+		if (g_strv_length(f) != 7) {
+			broken = g_strdup_printf("the driver's contexts item '%s' is not %s",
+						 items[i], IRQSTORM_GUEST_CONTEXT_ITEM);
+			break;
+		}
+		broken = context_broken(j, n, f);
+		if (!broken) {
+			g_autofree char *seen = context_words((guint)g_ascii_strtoull(f[1],
+							      NULL, 10), f[3], f[4]);
+
+			g_string_append_printf(ok, "%s%s %s on CPU %s x%s", ok->len ? "; " : "",
+					       f[0], seen, f[2], f[5]);
+		}
+	}
+	if (!items)
+		return;
+	if (broken)
+		add(j, "context", n, FALSE, g_steal_pointer(&broken));
+	else
+		add(j, "context", n, TRUE, g_strdup_printf("as promised: %s", ok->str));
 }
 
 /* Stamp p (IRQSTORM_STAMP_*) of record r: its time and vCPU; FALSE when
@@ -234,11 +381,24 @@ static void affinity(Judge *j, guint n, int cpu)
 					 seen, cpu));
 }
 
+GArray *irqstorm_promises_always(const IrqstormScenario *sc, const IrqstormConsole *con)
+{
+	Judge j = { sc, con, NULL, FALSE, g_array_new(FALSE, TRUE, sizeof(IrqstormPromise)) };
+	guint mask = irqstorm_scenario_channel_mask(sc);
+
+	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
+		if (!(mask & 1u << n))
+			continue;
+		one_at_a_time(&j, n);
+		context(&j, n);
+	}
+	return j.out;
+}
+
 GArray *irqstorm_promises_judge(const IrqstormScenario *sc, const IrqstormConsole *con,
 				const GArray *records, gboolean fifo_secondary)
 {
-	Judge j = { sc, con, records, fifo_secondary, g_array_new(FALSE, TRUE,
-							      sizeof(IrqstormPromise)) };
+	Judge j = { sc, con, records, fifo_secondary, irqstorm_promises_always(sc, con) };
 	guint mask = irqstorm_scenario_channel_mask(sc), oneshot_mask = 0;
 
 	for (guint n = 0; n < IRQSTORM_NUM_CHANNELS; n++) {
@@ -246,7 +406,6 @@ GArray *irqstorm_promises_judge(const IrqstormScenario *sc, const IrqstormConsol
 
 		if (!(mask & 1u << n))
 			continue;
-		one_at_a_time(&j, n);
 		if (c->work != IRQSTORM_WORK_IGNORE)
 			handlers_called(&j, n);
 		thread_priority(&j, n);

@@ -13,6 +13,9 @@
 #include "console.h"
 #include "scenario.h"
 
+/* How a broken promise starts among a run's kernel failures. */
+#define IRQSTORM_PROMISE_FAILURE	"promise "
+
 typedef struct {
 	const char *promise;	/* its name (static): "one-at-a-time", ... */
 	int channel;		/* the channel it was held for */
@@ -21,7 +24,16 @@ typedef struct {
 } IrqstormPromise;
 
 /*
- * Every promise that applies to sc's active channels, judged from the
+ * The promises every run is held to, whatever its scenario does, from the
+ * guest's console alone: one handler run at a time, and each handler's
+ * context as its threading mode is promised. Of IrqstormPromise, as
+ * irqstorm_promises_judge()'s.
+ */
+GArray *irqstorm_promises_always(const IrqstormScenario *sc, const IrqstormConsole *con);
+
+/*
+ * Every promise that applies to sc's active channels (the above and the
+ * rest), judged from the
  * guest's console and the run's records (of struct irqstorm_record, from
  * records.csv; NULL: the promises that need them are not judged).
  * fifo_secondary: the kernel has sched_set_fifo_secondary() (its

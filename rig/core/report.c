@@ -229,6 +229,8 @@ static void print_channel(const IrqstormResults *res, guint n, FILE *out)
 		fprintf(out, " in a %s", irqstorm_work_context_name(c->work_context));
 	if (c->bh_off_us)
 		fprintf(out, ", BH off %u us", c->bh_off_us);
+	if (c->plant != IRQSTORM_PLANT_NONE)
+		fprintf(out, ", PLANTED bug %s", irqstorm_plant_name(c->plant));
 	if (res->outcome->have_counters)
 		fprintf(out, "; %" G_GUINT64_FORMAT " raised, %" G_GUINT64_FORMAT
 			" coalesced, %" G_GUINT64_FORMAT " dropped, %"

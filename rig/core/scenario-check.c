@@ -82,6 +82,33 @@ static gboolean channel_check(const IrqstormScenario *sc, guint n,
 	return TRUE;
 }
 
+/*
+ * [channelN] plant: a bug where the driver plants it, and that what would
+ * catch it is there: irqs_on in a hard handler; sleep_atomic and
+ * lock_order in an IRQ thread with interrupts on; lock_order seen by
+ * lockdep only, on a debug kernel.
+ */
+static gboolean plant_check(const IrqstormScenario *sc, guint n, const char *where,
+			    GError **error)
+{
+	const IrqstormChannelSpec *c = &sc->ch[n];
+	IrqstormThreading want = c->plant == IRQSTORM_PLANT_IRQS_ON ?
+		IRQSTORM_THREADING_HARDIRQ : IRQSTORM_THREADING_THREADED;
+
+	if (c->plant == IRQSTORM_PLANT_NONE)
+		return TRUE;
+	if (c->threading != want)
+		return conflict(error, "%s: [channel%u] plant = %s is planted in %s, "
+				"which needs threading = %s", where, n,
+				irqstorm_plant_name(c->plant), want ==
+				IRQSTORM_THREADING_HARDIRQ ? "a hard handler" : "an IRQ thread",
+				irqstorm_threading_name(want));
+	if (c->plant == IRQSTORM_PLANT_LOCK_ORDER && !sc->debug)
+		return conflict(error, "%s: [channel%u] plant = lock_order is seen by "
+				"lockdep only: it needs [kernel] debug = true", where, n);
+	return TRUE;
+}
+
 /* [run] kernel_expect: fault kinds of kreports.h, each once. */
 static gboolean kernel_expect_check(const IrqstormScenario *sc, const char *where,
 				    GError **error)
@@ -373,7 +400,7 @@ gboolean irqstorm_scenario_check(const IrqstormScenario *sc, const char *where,
 				"duration (%.3f s)", where, sc->warmup_ms / 1e3,
 				sc->duration_ms / 1e3);
 	for (guint n = 0; n < NCH; n++)
-		if (!channel_check(sc, n, where, error))
+		if (!channel_check(sc, n, where, error) || !plant_check(sc, n, where, error))
 			return FALSE;
 	for (guint i = 0; i < sc->changes->len; i++) {
 		const IrqstormChange *c = &g_array_index(sc->changes, IrqstormChange, i);

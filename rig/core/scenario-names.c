@@ -27,6 +27,9 @@ const char *const irqstorm_irq_mode_names[] = {
 	IRQSTORM_IRQ_MODE_AUTO, IRQSTORM_IRQ_MODES(VALUE_NAME) NULL
 };
 #undef VALUE_NAME
+#define PLANT_NAME(id, name, what, caught) name,
+const char *const irqstorm_plant_names[] = { IRQSTORM_PLANTS(PLANT_NAME) NULL };
+#undef PLANT_NAME
 
 const char *const irqstorm_flavour_names[] = { "rt", "dyn", NULL };
 
@@ -144,6 +147,11 @@ const char *irqstorm_work_name(IrqstormWork w)
 const char *irqstorm_work_context_name(IrqstormWorkContext x)
 {
 	return irqstorm_work_context_names[x];
+}
+
+const char *irqstorm_plant_name(IrqstormPlant p)
+{
+	return irqstorm_plant_names[p];
 }
 
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m)

@@ -18,6 +18,7 @@ extern const char *const irqstorm_prop_names[];	/* by IRQSTORM_CHANNEL_PROP_* */
 extern const char *const irqstorm_threading_names[];
 extern const char *const irqstorm_work_names[];
 extern const char *const irqstorm_work_context_names[];
+extern const char *const irqstorm_plant_names[];
 extern const char *const irqstorm_irq_mode_names[];
 extern const char *const irqstorm_flavour_names[];
 extern const char *const irqstorm_source_names[];	/* Debian's sources */

@@ -70,6 +70,7 @@ static const KeyDesc keys[] = {
 	{ "channel", "work_context", KEY_CHOICE, CH(work_context), 0, 0, irqstorm_work_context_names },
 	{ "channel", "resched_every", KEY_UINT, CH(resched_every), 0, 1 << 24, NULL },
 	{ "channel", "bh_off_us", KEY_UINT, CH(bh_off_us), 0, 100000, NULL },
+	{ "channel", "plant", KEY_CHOICE, CH(plant), 0, 0, irqstorm_plant_names },
 	{ "channel", "thread_prio", KEY_OPT_INT, CH(thread_prio), 1, 99, NULL },
 	{ "channel", "thread_cpu", KEY_OPT_INT, CH(thread_cpu), 0, 63, NULL },
 	{ "channel", "irq_cpu", KEY_OPT_INT, CH(irq_cpu), 0, 63, NULL },

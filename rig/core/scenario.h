@@ -37,6 +37,8 @@ typedef enum irqstorm_pattern IrqstormPattern;
 typedef enum irqstorm_threading IrqstormThreading;
 typedef enum irqstorm_work IrqstormWork;
 typedef enum irqstorm_work_context IrqstormWorkContext;
+/* Bugs the driver plants on purpose (guest.conf's plant): irqstorm/guest.h. */
+typedef enum irqstorm_plant IrqstormPlant;
 
 /* How the driver asks for interrupts (guest.conf's irq_mode): "auto", then
  * the device's modes (irqstorm/guest.h's IRQSTORM_IRQ_MODES), in order. */
@@ -85,6 +87,7 @@ typedef struct {
 	IrqstormWorkContext work_context;
 	guint resched_every;		/* PIO words between cond_resched() */
 	guint bh_off_us;		/* its thread's BH-disabled section */
+	IrqstormPlant plant;		/* a bug put in on purpose */
 	int thread_prio;		/* SCHED_FIFO priority, or IRQSTORM_NONE */
 	int thread_cpu;			/* CPU, or IRQSTORM_NONE */
 	int irq_cpu;			/* CPU its IRQ goes to, or IRQSTORM_NONE */
@@ -229,6 +232,7 @@ const char *irqstorm_pattern_name(IrqstormPattern p);
 const char *irqstorm_threading_name(IrqstormThreading t);
 const char *irqstorm_work_name(IrqstormWork w);
 const char *irqstorm_work_context_name(IrqstormWorkContext x);
+const char *irqstorm_plant_name(IrqstormPlant p);
 const char *irqstorm_irq_mode_name(IrqstormIrqMode m);
 const char *irqstorm_accel_name(IrqstormAccel a);
 /* sc->section's name: a kind of irqstorm/guest.h, or "none". */

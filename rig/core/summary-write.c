@@ -317,6 +317,7 @@ static void add_channels(JsonBuilder *b, const IrqstormResults *res)
 		irqstorm_json_add_string(b, "work_context",
 					 irqstorm_work_context_name(c->work_context));
 		irqstorm_json_add_int(b, "bh_off_us", c->bh_off_us);
+		irqstorm_json_add_string(b, "plant", irqstorm_plant_name(c->plant));
 		json_builder_set_member_name(b, "host");
 		json_builder_begin_object(b);
 		if (res->outcome->data)

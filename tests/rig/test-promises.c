@@ -166,11 +166,88 @@ static void test_affinity(void)
 	free_promises(flip);
 }
 
+/* The context item of a one-channel run, and whether it keeps the promise. */
+static gboolean context_held(const char *ini, const char *contexts, char **detail)
+{
+	g_autofree char *line = g_strdup_printf("IRQSTORM-RESULT status=ok irq_mode=%s "
+						"overlaps=0,0,0,0 contexts=%s,-,-,-\n",
+						strstr(ini, "intx") ? "intx" : "msi", contexts);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(IrqstormScenario) sc = irqstorm_scenario_load_data("t.ini", ini, &err);
+	g_autoptr(IrqstormConsole) con = console_of(line);
+	GArray *p;
+	gboolean held;
+
+	g_assert_no_error(err);
+	p = irqstorm_promises_always(sc, con);
+	held = find(p, "context", 0)->held;
+	if (detail)
+		*detail = g_strdup(find(p, "context", 0)->detail);
+	g_assert_true(find(p, "one-at-a-time", 0)->held);
+	free_promises(p);
+	return held;
+}
+
+#define DYN "[kernel]\nflavour = dyn\n"
+#define RT "[kernel]\nflavour = rt\n"
+#define MSI "[guest]\nirq_mode = msi\n"
+#define INTX "[guest]\nirq_mode = intx\n"
+
+/*
+ * Each threading mode's context (flags: 1 hardirq, 2 softirq, 4 BHs off,
+ * 8 interrupts off), on a kernel that forces threads and on one that does
+ * not; the planted irqs_on; a thread at another policy; a bad item.
+ */
+static void test_context(void)
+{
+	g_autofree char *why = NULL;
+
+	g_assert_true(context_held(DYN "[channel0]\nthreading = hardirq\n" MSI,
+				   "handler.9.0.-.-.200.1", NULL));
+	g_assert_false(context_held(DYN "[channel0]\nthreading = hardirq\n" MSI,
+				    "handler.9.0.-.-.199.1:handler.1.0.-.-.1.7", &why));
+	g_assert_cmpstr(why, ==, "its handler ran in hardirq on CPU 0 (1 runs, the first: "
+			"event 7); hardirq handler is promised hard interrupt context, "
+			"interrupts off");
+	/* forced: a hard handler unless the kernel forces threads. */
+	g_assert_true(context_held(DYN "[channel0]\nthreading = forced\n" MSI,
+				   "handler.9.1.-.-.200.1", NULL));
+	g_assert_false(context_held(DYN "[channel0]\nthreading = forced\n" MSI,
+				    "handler.12.0.1.50.200.1", NULL));
+	g_assert_true(context_held(DYN "cmdline = preempt=full threadirqs\n"
+				   "[channel0]\nthreading = forced\n" MSI,
+				   "handler.12.0.1.50.200.1", NULL));
+	g_assert_false(context_held(DYN "cmdline = threadirqs\n[channel0]\nthreading = "
+				    "forced\n" MSI, "handler.4.0.1.50.200.1", NULL));
+	g_assert_true(context_held(RT "[channel0]\nthreading = forced\n" MSI,
+				   "handler.4.0.1.50.200.1", NULL));
+	g_assert_false(context_held(RT "[channel0]\nthreading = forced\n" MSI,
+				    "handler.12.0.1.50.200.1", NULL));
+	/* threaded: a forced primary on MSI, a hard one on ONESHOT INTx. */
+	g_assert_true(context_held(RT "[channel0]\nthreading = threaded\n" MSI,
+				   "primary.4.0.1.50.150.1:handler.0.0.1.50.200.1", NULL));
+	g_assert_true(context_held(RT "[channel0]\nthreading = threaded\n" INTX,
+				   "primary.9.0.-.-.150.1:handler.0.0.1.50.200.1", NULL));
+	g_assert_false(context_held(RT "[channel0]\nthreading = threaded\n" INTX,
+				    "primary.4.0.1.50.150.1:handler.0.0.1.50.200.1", NULL));
+	g_assert_false(context_held(DYN "[channel0]\nthreading = threaded\n" MSI,
+				    "primary.9.0.-.-.150.1:handler.0.0.0.0.200.1", &why));
+	g_assert_true(strstr(why, "task policy 0 prio 0"));
+	g_assert_true(context_held(DYN "[channel0]\nthreading = threaded\n" MSI,
+				   "handler.0.0.1.50.200.1:more.3", &why));
+	g_assert_true(strstr(why, "3 runs past the driver's slots, not judged"));
+	g_assert_false(context_held(DYN "[channel0]\nthreading = threaded\n" MSI,
+				    "handler.0.0.1", &why));
+	g_assert_true(g_str_has_prefix(why, "the driver's contexts item 'handler.0.0.1' is not "));
+	g_assert_nonnull(irqstorm_promise_source("context"));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/promises/oneshot", test_oneshot);
 	g_test_add_func("/promises/counters-and-priority", test_counters_and_priority);
 	g_test_add_func("/promises/affinity", test_affinity);
+	g_test_add_func("/promises/context", test_context);
 	return g_test_run();
 }

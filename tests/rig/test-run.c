@@ -14,6 +14,7 @@
 
 #include "core/checks.h"
 #include "core/launch.h"
+#include "core/promises.h"
 #include "core/report.h"
 #include "core/results.h"
 #include "core/run.h"
@@ -678,6 +679,29 @@ static void test_kernel_expect(void)
 	g_assert_cmpuint(unexpected->stalls->len, ==, 1);
 }
 
+/*
+ * Every complete run holds each handler's context against its threading
+ * mode's: a hard handler with interrupts on (plant=irqs_on) fails it as the
+ * kernel's, named; the context kept fails nothing.
+ */
+static void test_context_promise(void)
+{
+	const char *ini = "[kernel]\nflavour = dyn\n[channel0]\nthreading = hardirq\n";
+	g_autoptr(IrqstormChecks) kept = judge_complete(ini,
+		"IRQSTORM-RESULT status=ok handled=0,0,0,0 irq_mode=msi overlaps=0,0,0,0 "
+		"contexts=handler.9.0.-.-.10.1,-,-,-\n", FALSE, 1, 0);
+	g_autoptr(IrqstormChecks) broken = judge_complete(ini,
+		"IRQSTORM-RESULT status=ok handled=0,0,0,0 irq_mode=msi overlaps=0,0,0,0 "
+		"contexts=handler.1.0.-.-.10.1,-,-,-\n", FALSE, 1, 0);
+
+	g_assert_cmpuint(kept->kernel->len, ==, 0);
+	g_assert_cmpint(broken->verdict, ==, IRQSTORM_VERDICT_KERNEL);
+	g_assert_cmpstr(broken->kernel->pdata[0], ==, IRQSTORM_PROMISE_FAILURE "context, "
+			"channel 0: its handler ran in hardirq on CPU 0 (10 runs, the first: "
+			"event 1); hardirq handler is promised hard interrupt context, "
+			"interrupts off");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -692,6 +716,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/run/checks/livelock-culprit", test_livelock_culprit);
 	g_test_add_func("/run/launch/child-sched", test_child_sched);
 	g_test_add_func("/run/checks/kernel-expect", test_kernel_expect);
+	g_test_add_func("/run/checks/context-promise", test_context_promise);
 #define ADD(path, fn) g_test_add(path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 	ADD("/run/option-messages", test_option_messages);
 	ADD("/run/empty-scenario", test_empty_scenario);
