@@ -457,25 +457,14 @@ static void irqstorm_plant(struct irqstorm_chan *c)
 }
 
 /*
- * Whether the work may call cond_resched() or toggle BHs: in a task, with
- * interrupts on. Not in a bottom half (a tasklet, the BH workqueue), nor
- * in a forced thread on a kernel without PREEMPT_RT, which runs its
- * handler with BHs and interrupts off (irq_forced_thread_fn()).
- */
-static bool irqstorm_may_sleep(void)
-{
-	return in_task() && !irqs_disabled();
-}
-
-/*
- * PIO work: every data word through the I/O port, as a non-DMA IDE does.
+ * PIO work: every data word through the I/O port, as a non-DMA IDE does,
+ * with cond_resched() every resched words where the caller may sleep.
  * With pio_trigger, the loop is a sweep's section: it first arms the other
  * channel's trigger, while that channel has offsets left.
  */
-static void irqstorm_work_pio(struct irqstorm_chan *c)
+static void irqstorm_work_pio(struct irqstorm_chan *c, bool may_sleep)
 {
 	u32 words = irqstorm_ch_read(c, IRQSTORM_CH_PIO_LEFT);
-	bool may_sleep = c->resched && irqstorm_may_sleep();
 	struct irqstorm_chan *t = c->pio_trigger;
 	u32 i;
 
@@ -483,7 +472,7 @@ static void irqstorm_work_pio(struct irqstorm_chan *c)
 		irqstorm_write(c->st, IRQSTORM_REG_TRIGGER, BIT(t->index));
 	for (i = 1; i <= words; i++) {
 		ioread16(c->st->pio + IRQSTORM_PIO_DATA(c->index));
-		if (may_sleep && i % c->resched == 0)
+		if (may_sleep && c->resched && i % c->resched == 0)
 			cond_resched();
 	}
 }
@@ -517,14 +506,20 @@ static void irqstorm_take(struct irqstorm_chan *c, u32 seq, unsigned int stage_r
 	}
 }
 
-/* A taken event's work, then its done stamp and ack. */
-static void irqstorm_process(struct irqstorm_chan *c, u32 seq)
+/*
+ * A taken event's work, then its done stamp and ack. may_sleep: the caller
+ * runs in a task that may sleep (an IRQ thread function, a kworker), not
+ * in hard or soft interrupt context nor in a forced thread, whose handler
+ * runs with BHs off (irq_forced_thread_fn(): on PREEMPT_RT an RCU read
+ * section, where cond_resched() must not be called).
+ */
+static void irqstorm_process(struct irqstorm_chan *c, u32 seq, bool may_sleep)
 {
 	ktime_t start = handler_clock ? ktime_get() : 0;
 
 	switch (c->work) {
 	case IRQSTORM_WORK_PIO:
-		irqstorm_work_pio(c);
+		irqstorm_work_pio(c, may_sleep);
 		break;
 	case IRQSTORM_WORK_SPIN:
 		irqstorm_work_spin(c);
@@ -546,18 +541,17 @@ static u32 irqstorm_claim(struct irqstorm_chan *c)
 }
 
 /*
- * The BH-disabled section of a thread. A forced thread without PREEMPT_RT
- * already runs with BHs and interrupts off: the section is then only the
- * delay (local_bh_enable() with interrupts off would warn).
+ * The BH-disabled section of a thread. A forced thread (!may_sleep)
+ * already runs with BHs off: the section is then only the delay
+ * (local_bh_enable() with interrupts off, as without PREEMPT_RT, would
+ * warn).
  */
-static void irqstorm_bh_off(struct irqstorm_chan *c)
+static void irqstorm_bh_off(struct irqstorm_chan *c, bool may_sleep)
 {
-	bool toggle = irqstorm_may_sleep();
-
-	if (toggle)
+	if (may_sleep)
 		local_bh_disable();
 	udelay(c->bh_off_us);
-	if (toggle)
+	if (may_sleep)
 		local_bh_enable();
 }
 
@@ -568,16 +562,17 @@ static void irqstorm_bh_off(struct irqstorm_chan *c)
  * line the channel is masked first, until the bottom half has acked its
  * events: its line would fire again on return.
  */
-static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg)
+static void irqstorm_handle(struct irqstorm_chan *c, u32 seq, unsigned int stage_reg,
+			    bool may_sleep)
 {
 	unsigned long flags;
 
 	irqstorm_take(c, seq, stage_reg);
 	irqstorm_plant(c);
 	if (c->bh_off_us && in_task())
-		irqstorm_bh_off(c);
+		irqstorm_bh_off(c, may_sleep);
 	if (c->context == IRQSTORM_CONTEXT_HANDLER) {
-		irqstorm_process(c, seq);
+		irqstorm_process(c, seq, may_sleep);
 	} else {
 		raw_spin_lock_irqsave(&c->mask_lock, flags);
 		if (c->st->irq_mode == IRQSTORM_IRQ_MODE_INTX)
@@ -630,7 +625,8 @@ static void irqstorm_bottom_half(struct irqstorm_chan *c)
 
 	if (kfifo_get(&c->bh_seqs, &seq)) {
 		irqstorm_take(c, seq, IRQSTORM_REG_STAMP_BH);
-		irqstorm_process(c, seq);
+		irqstorm_process(c, seq, c->context == IRQSTORM_CONTEXT_WORKQUEUE ||
+				 c->context == IRQSTORM_CONTEXT_WORKQUEUE_HIGHPRI);
 	}
 	raw_spin_lock_irqsave(&c->mask_lock, flags);
 	more = !kfifo_is_empty(&c->bh_seqs);
@@ -676,7 +672,7 @@ static irqreturn_t irqstorm_handler(int irq, void *data)
 		WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (c->work != IRQSTORM_WORK_IGNORE && (seq = irqstorm_claim(c))) {
 		irqstorm_handle(c, seq, hard ? IRQSTORM_REG_STAMP_HARDIRQ :
-				IRQSTORM_REG_STAMP_THREAD);
+				IRQSTORM_REG_STAMP_THREAD, false);
 		ret = IRQ_HANDLED;
 	}
 	if (ret == IRQ_HANDLED)
@@ -735,7 +731,7 @@ static irqreturn_t irqstorm_thread(int irq, void *data)
 	irqstorm_enter(c, &c->in_handler);
 	WRITE_ONCE(c->thread_pid, task_pid_nr(current));
 	while (kfifo_get(&c->seqs, &seq))
-		irqstorm_handle(c, seq, IRQSTORM_REG_STAMP_THREAD);
+		irqstorm_handle(c, seq, IRQSTORM_REG_STAMP_THREAD, true);
 	irqstorm_defer(c);
 	irqstorm_leave(&c->in_handler);
 	if (c->sync)
