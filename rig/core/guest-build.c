@@ -6,6 +6,7 @@
  * another flavour is built the first time a scenario asks for it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -121,10 +122,84 @@ gboolean irqstorm_guest_build(const IrqstormGuestBuilder *b,
 }
 
 /*
+ * The sources a kernel's parts are made of, beside the Debian ones: the
+ * driver, the contract headers, the series and configs (the kernel and
+ * the driver), the guest's init and helper (the initramfs).
+ */
+static const char *const guest_sources[] = {
+	"kernel-series/driver", "kernel-series/config", "kernel-series/patches",
+	"kernel-series/patches-7.3", "include/irqstorm", "guest-init",
+};
+
+/* The newest modification time of the files directly in dir (0: none). */
+static gint64 newest_in(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	gint64 newest = 0;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			newest = MAX(newest, (gint64)st.st_mtime);
+	}
+	return newest;
+}
+
+/*
+ * Are a run's kernel and initramfs older than a source they are made of?
+ * Parts built on first use (not one of meson's flavours: a debug kernel,
+ * patches = none) are otherwise never made again, and a run would boot a
+ * kernel, a driver and an init of an older checkout. The kernel is the
+ * build directory's link into the cache (made by each build: its own
+ * time, never the cached image's, which may be older than a fresh clone);
+ * the initramfs a file. A build that finds its inputs unchanged leaves
+ * both as they are: irqstorm_guest_ensure() touches them after it, so
+ * that one edit costs one check.
+ */
+static gboolean parts_stale(const IrqstormGuestBuilder *b, const char *kernel,
+			    const char *initrd)
+{
+	gint64 sources = 0;
+	struct stat k, i;
+
+	for (gsize n = 0; n < G_N_ELEMENTS(guest_sources); n++) {
+		g_autofree char *dir = g_build_filename(b->source_dir, guest_sources[n], NULL);
+
+		sources = MAX(sources, newest_in(dir));
+	}
+	return (lstat(kernel, &k) == 0 && (gint64)k.st_mtime < sources) ||
+	       (stat(initrd, &i) == 0 && (gint64)i.st_mtime < sources);
+}
+
+/*
  * A user's tree is built every time (the build script makes that a check
  * when the tree has not changed, and an incremental build when it has);
- * the Debian kernels only when missing.
+ * the Debian kernels when missing, or older than their sources.
  */
+/* Build the run's kernel k (kernels) again if its parts are stale. */
+static gboolean refresh(const IrqstormGuestBuilder *b, const IrqstormRunSettings *set,
+			const char *k, const char *const *kernels, GError **error)
+{
+	g_autofree char *kname = irqstorm_machine_kernel_name(set->scenario);
+	g_autofree char *iname = irqstorm_machine_initrd_name(set->scenario);
+	g_autofree char *kpath = g_build_filename(set->kernel_dir, kname, NULL);
+	g_autofree char *ipath = g_build_filename(set->initrd_dir, iname, NULL);
+
+	if (!parts_stale(b, kpath, ipath))
+		return TRUE;
+	g_printerr("irqstorm: the %s kernel or its initramfs is older than its sources "
+		   "(kernel-series/, include/irqstorm/, guest-init/): building again where "
+		   "they changed\n", k);
+	if (!irqstorm_guest_build(b, kernels, error))
+		return FALSE;
+	utimensat(AT_FDCWD, kpath, NULL, AT_SYMLINK_NOFOLLOW);
+	utimensat(AT_FDCWD, ipath, NULL, 0);
+	return TRUE;
+}
+
 gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
 			       const IrqstormRunSettings *set, GError **error)
 {
@@ -140,7 +215,7 @@ gboolean irqstorm_guest_ensure(const IrqstormGuestBuilder *b,
 		return irqstorm_guest_build(b, kernels, error);
 	}
 	if (!missing)
-		return TRUE;
+		return refresh(b, set, k, kernels, error);
 	/* A refusal that needs no kernel comes before minutes of building. */
 	if (!irqstorm_run_check_kernel(set, error))
 		return FALSE;
