@@ -123,8 +123,8 @@
  * (decimal), POLICY and PRIO the task's (SCHED_* and rt_priority; "-" out
  * of task context), COUNT how many of the role's runs ran so, FIRST the
  * event of the first. Contexts past IRQSTORM_CONTEXT_SLOTS are counted in
- * a last item, more.N. Each is noted after the event's stamps, so that no
- * stage's latency includes it.
+ * a last item, more.N. Each is noted after the stamps of its handler; a
+ * primary's before its thread is woken, so the thread stage includes it.
  */
 #define IRQSTORM_GUEST_CONTEXT_ITEM	"ROLE.FLAGS.CPU.POLICY.PRIO.COUNT.FIRST"
 #define IRQSTORM_CONTEXT_SLOTS	6
