@@ -195,6 +195,16 @@ static char *context_words(guint flags, const char *policy, const char *prio)
 	return g_string_free(s, FALSE);
 }
 
+/*
+ * An IRQ thread's policy (SCHED_*): FIFO, as irq_thread() sets it; or RR
+ * where the scenario asks for it with the series' irqthread.prio=.
+ */
+static gboolean policy_kept(const IrqstormScenario *sc, const char *policy)
+{
+	return !strcmp(policy, "1") ||
+	       (!strcmp(policy, "2") && sc->cmdline && strstr(sc->cmdline, "irqthread.prio="));
+}
+
 /* One context item against what its role is promised: NULL when kept. */
 static char *context_broken(Judge *j, guint n, gchar **f)
 {
@@ -205,7 +215,7 @@ static char *context_broken(Judge *j, guint n, gchar **f)
 	g_autofree char *seen = NULL;
 
 	if ((flags & w->must) == w->must && !(flags & w->must_not) && task == w->task &&
-	    (!task || !strcmp(f[3], "1")))
+	    (!task || policy_kept(j->sc, f[3])))
 		return NULL;
 	seen = context_words(flags, f[3], f[4]);
 	return g_strdup_printf("its %s ran in %s on CPU %s (%s runs, the first: event %s); "
