@@ -196,13 +196,13 @@ static char *context_words(guint flags, const char *policy, const char *prio)
 }
 
 /*
- * An IRQ thread's policy (SCHED_*): FIFO, as irq_thread() sets it; or RR
- * where the scenario asks for it with the series' irqthread.prio=.
+ * An IRQ thread's policy (SCHED_*): FIFO, as irq_thread() sets it; any
+ * where the scenario sets it itself with the series' irqthread.prio=
+ * (fifo, rr or other).
  */
 static gboolean policy_kept(const IrqstormScenario *sc, const char *policy)
 {
-	return !strcmp(policy, "1") ||
-	       (!strcmp(policy, "2") && sc->cmdline && strstr(sc->cmdline, "irqthread.prio="));
+	return !strcmp(policy, "1") || (sc->cmdline && strstr(sc->cmdline, "irqthread.prio="));
 }
 
 /* One context item against what its role is promised: NULL when kept. */

@@ -233,7 +233,7 @@ static void test_context(void)
 	g_assert_false(context_held(DYN "[channel0]\nthreading = threaded\n" MSI,
 				    "primary.9.0.-.-.150.1:handler.0.0.0.0.200.1", &why));
 	g_assert_true(strstr(why, "task policy 0 prio 0"));
-	/* SCHED_RR only where the series' irqthread.prio= asks for it. */
+	/* Another policy only where the series' irqthread.prio= sets it. */
 	g_assert_false(context_held(DYN "[channel0]\nthreading = threaded\n" MSI,
 				    "handler.0.0.2.61.200.1", NULL));
 	g_assert_true(context_held(DYN "cmdline = threadirqs irqthread.prio=irqstorm0:rr:61\n"
