@@ -181,8 +181,10 @@ static gboolean context_held(const char *ini, const char *contexts, char **detai
 	g_assert_no_error(err);
 	p = irqstorm_promises_always(sc, con);
 	held = find(p, "context", 0)->held;
-	if (detail)
+	if (detail) {
+		g_free(*detail);
 		*detail = g_strdup(find(p, "context", 0)->detail);
+	}
 	g_assert_true(find(p, "one-at-a-time", 0)->held);
 	free_promises(p);
 	return held;
