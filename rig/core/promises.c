@@ -106,7 +106,7 @@ static void thread_priority(Judge *j, guint n)
 	g_autofree char *want = NULL;
 
 	if (!sched || !strcmp(sched, "-") || j->sc->ch[n].thread_prio != IRQSTORM_NONE ||
-	    strstr(j->sc->cmdline, "irqthread.prio"))
+	    irqstorm_scenario_cmdline_has(j->sc, "irqthread.prio"))
 		return;
 	want = g_strdup_printf("1:%d", secondary && j->fifo_secondary ? 49 : 50);
 	add(j, "thread-priority", n, !strcmp(sched, want), g_strdup_printf(
@@ -142,14 +142,7 @@ static const ContextWant want_forced_rt = {
 /* Does the kernel run handlers without IRQF_NO_THREAD in threads? */
 static gboolean forces_threads(const IrqstormScenario *sc)
 {
-	g_auto(GStrv) opts = g_strsplit(sc->cmdline ? sc->cmdline : "", " ", -1);
-
-	if (!strcmp(sc->flavour, "rt"))
-		return TRUE;
-	for (guint i = 0; opts[i]; i++)
-		if (!strcmp(opts[i], "threadirqs") || g_str_has_prefix(opts[i], "threadirqs="))
-			return TRUE;
-	return FALSE;
+	return !strcmp(sc->flavour, "rt") || irqstorm_scenario_cmdline_has(sc, "threadirqs");
 }
 
 /*
@@ -202,7 +195,7 @@ static char *context_words(guint flags, const char *policy, const char *prio)
  */
 static gboolean policy_kept(const IrqstormScenario *sc, const char *policy)
 {
-	return !strcmp(policy, "1") || (sc->cmdline && strstr(sc->cmdline, "irqthread.prio="));
+	return !strcmp(policy, "1") || irqstorm_scenario_cmdline_has(sc, "irqthread.prio");
 }
 
 /* One context item against what its role is promised: NULL when kept. */

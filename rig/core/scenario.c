@@ -983,6 +983,18 @@ void irqstorm_scenario_free(IrqstormScenario *sc)
 	g_free(sc);
 }
 
+/* A word of the command line is opt, or opt=VALUE. */
+gboolean irqstorm_scenario_cmdline_has(const IrqstormScenario *sc, const char *opt)
+{
+	g_auto(GStrv) words = g_strsplit_set(sc->cmdline ? sc->cmdline : "", " \t", -1);
+	size_t n = strlen(opt);
+
+	for (guint i = 0; words[i]; i++)
+		if (!strncmp(words[i], opt, n) && (!words[i][n] || words[i][n] == '='))
+			return TRUE;
+	return FALSE;
+}
+
 /* Bit n set: channel n storms. */
 guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc)
 {

@@ -227,6 +227,8 @@ const char *irqstorm_scenario_kernel_tree(const IrqstormScenario *sc);
 const char *irqstorm_scenario_patches(const IrqstormScenario *sc);
 
 guint irqstorm_scenario_channel_mask(const IrqstormScenario *sc);
+/* Does [kernel] cmdline have option opt, as a word OPT or OPT=VALUE? */
+gboolean irqstorm_scenario_cmdline_has(const IrqstormScenario *sc, const char *opt);
 guint64 irqstorm_scenario_cyclictest_min_cycles(const IrqstormScenario *sc);
 const char *irqstorm_pattern_name(IrqstormPattern p);
 const char *irqstorm_threading_name(IrqstormThreading t);
